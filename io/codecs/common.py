@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Pieces OMI and KHR share: shape parameters, materials, filters, motion fields, pools. Pure.
+
+Writers follow the digest's "valid for every reader" rules: every shape parameter written,
+capsules as mid-height with `radiusTop`/`radiusBottom`, no −1 sentinels.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Report
+from ..json_read import Json, JsonReader
+from ..model import (
+    COMBINE_MODES,
+    IDENTITY,
+    ZERO3,
+    CollisionFilter,
+    Motion,
+    PhysicsMaterial,
+    Shape,
+)
+from ..numbers import canon, canon_list
+
+ResolveRef = Callable[[Hashable], "int | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeDefaults:
+    """A format's defaults for the parameters a file may omit."""
+
+    capsule_height: float
+    capsule_radius: float
+    cylinder_height: float
+    cylinder_radius: float
+
+
+OMI_DEFAULTS = ShapeDefaults(1.0, 0.5, 2.0, 0.5)
+KHR_DEFAULTS = ShapeDefaults(0.5, 0.25, 0.5, 0.25)
+
+
+@dataclass(slots=True)
+class Pool:
+    """A root array whose equal entries share one index."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    _index: dict[str, int] = field(default_factory=dict)
+
+    def add(self, entry: dict[str, Any]) -> int:
+        """The index of `entry`, appending it the first time it is seen."""
+        key = json.dumps(entry, sort_keys=True)
+        if key not in self._index:
+            self._index[key] = len(self.entries)
+            self.entries.append(entry)
+        return self._index[key]
+
+
+@dataclass(slots=True)
+class Encoded:
+    """What a codec writes: root extension objects and per-node extension objects."""
+
+    root: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nodes: dict[Hashable, dict[str, dict[str, Any]]] = field(default_factory=dict)
+
+    def used(self) -> list[str]:
+        """Every extension name that appears, for `extensionsUsed`."""
+        names = dict.fromkeys(self.root)
+        for payload in self.nodes.values():
+            names.update(dict.fromkeys(payload))
+        return list(names)
+
+
+# -- shapes -------------------------------------------------------------------------------
+
+
+def encode_analytic(shape: Shape) -> dict[str, Any]:
+    """The type-named sub-object of an analytic shape, every parameter explicit."""
+    if shape.kind == "box":
+        return {"size": canon_list(shape.size)}
+    if shape.kind == "sphere":
+        return {"radius": canon(shape.radius)}
+    if shape.kind in ("capsule", "cylinder"):
+        return {
+            "height": canon(shape.height),
+            "radiusTop": canon(shape.radius_top),
+            "radiusBottom": canon(shape.radius_bottom),
+        }
+    if shape.kind == "plane":
+        plane: dict[str, Any] = {"doubleSided": shape.double_sided}
+        if shape.size_x is not None:
+            plane["sizeX"] = canon(shape.size_x)
+        if shape.size_z is not None:
+            plane["sizeZ"] = canon(shape.size_z)
+        return plane
+    raise ValueError(f"not an analytic shape: {shape.kind}")
+
+
+def decode_analytic(
+    kind: str, sub: Mapping[str, Json], where: str, read: JsonReader, defaults: ShapeDefaults,
+) -> Shape | None:
+    """An analytic shape from its sub-object (missing fields take the format's defaults)."""
+    if kind == "box":
+        size = read.vector(sub, "size", where, 3, minimum=0.0) or (1.0, 1.0, 1.0)
+        return Shape("box", size=size)  # type: ignore[arg-type]
+    if kind == "sphere":
+        return Shape("sphere", radius=read.number(sub, "radius", where, 0.5, minimum=0.0))
+    if kind in ("capsule", "cylinder"):
+        return _decode_round(kind, sub, where, read, defaults)
+    if kind == "plane":
+        return Shape(
+            "plane",
+            size_x=read.opt_number(sub, "sizeX", where, positive=True),
+            size_z=read.opt_number(sub, "sizeZ", where, positive=True),
+            double_sided=read.boolean(sub, "doubleSided", where, False),
+        )
+    return None
+
+
+def _decode_round(
+    kind: str, sub: Mapping[str, Json], where: str, read: JsonReader, defaults: ShapeDefaults
+) -> Shape:
+    capsule = kind == "capsule"
+    default_r = defaults.capsule_radius if capsule else defaults.cylinder_radius
+    if "radius" in sub and "radiusTop" not in sub and "radiusBottom" not in sub:
+        # Pre-2025 layout: one radius, and a capsule height that is the full height.
+        r = read.number(sub, "radius", where, 0.5, minimum=0.0)
+        full = read.number(sub, "height", where, 2.0, minimum=0.0)
+        read.report.info("legacy-radius", where, f"upgraded the pre-2025 {kind} layout")
+        if not capsule:
+            return Shape("cylinder", height=full, radius_top=r, radius_bottom=r)
+        if full <= 2 * r:
+            read.report.warn("capsule-to-sphere", where, "full height <= 2r: read as a sphere")
+            return Shape("sphere", radius=r)
+        return Shape("capsule", height=full - 2 * r, radius_top=r, radius_bottom=r)
+    default_h = defaults.capsule_height if capsule else defaults.cylinder_height
+    return Shape(
+        kind,  # type: ignore[arg-type]
+        height=read.number(sub, "height", where, default_h, minimum=0.0),
+        radius_top=read.number(sub, "radiusTop", where, default_r, minimum=0.0),
+        radius_bottom=read.number(sub, "radiusBottom", where, default_r, minimum=0.0),
+    )
+
+
+# -- materials and filters (identical in OMI and KHR) ---------------------------------------
+
+
+def encode_material(material: PhysicsMaterial) -> dict[str, Any]:
+    """A physics material with every field explicit."""
+    return {
+        "staticFriction": canon(material.static_friction),
+        "dynamicFriction": canon(material.dynamic_friction),
+        "restitution": canon(material.restitution),
+        "frictionCombine": material.friction_combine,
+        "restitutionCombine": material.restitution_combine,
+    }
+
+
+def decode_material(value: Json, where: str, read: JsonReader) -> PhysicsMaterial | None:
+    """A physics material, or None when the entry is not an object."""
+    obj = read.obj(value, where)
+    if obj is None:
+        return None
+    return PhysicsMaterial(
+        static_friction=read.number(obj, "staticFriction", where, 0.6, minimum=0.0),
+        dynamic_friction=read.number(obj, "dynamicFriction", where, 0.6, minimum=0.0),
+        restitution=read.number(obj, "restitution", where, 0.0, minimum=0.0),
+        friction_combine=read.choice(obj, "frictionCombine", where, COMBINE_MODES, "average"),  # type: ignore[arg-type]
+        restitution_combine=read.choice(  # type: ignore[arg-type]
+            obj, "restitutionCombine", where, COMBINE_MODES, "average"
+        ),
+    )
+
+
+def encode_filter(flt: CollisionFilter) -> dict[str, Any]:
+    """A collision filter; empty lists are omitted."""
+    out: dict[str, Any] = {"collisionSystems": list(flt.collision_systems)}
+    if flt.collide_with_systems:
+        out["collideWithSystems"] = list(flt.collide_with_systems)
+    elif flt.not_collide_with_systems:
+        out["notCollideWithSystems"] = list(flt.not_collide_with_systems)
+    return out
+
+
+def decode_filter(value: Json, where: str, read: JsonReader) -> CollisionFilter | None:
+    """A collision filter; having both collide lists keeps only `collideWithSystems`."""
+    obj = read.obj(value, where)
+    if obj is None:
+        return None
+    with_ = read.strings(obj, "collideWithSystems", where)
+    without = read.strings(obj, "notCollideWithSystems", where)
+    if with_ and without:
+        read.bad(where, "both collide lists given; notCollideWithSystems ignored", "filter-both")
+        without = ()
+    return CollisionFilter(read.strings(obj, "collisionSystems", where), with_, without)
+
+
+def decode_pool(
+    ext: Mapping[str, Json] | None, key: str, where: str, read: JsonReader,
+    decode: Callable[[Json, str, JsonReader], Any],
+) -> list[Any]:
+    """Decode every entry of a root array (bad entries become None, reported)."""
+    if ext is None:
+        return []
+    return [decode(v, f"{where}/{key}/{i}", read) for i, v in enumerate(read.array(ext, key, where))]
+
+
+# -- motion fields shared by both formats ---------------------------------------------------
+
+
+def encode_motion_fields(motion: Motion, out: dict[str, Any], report: Report, where: str) -> None:
+    """Mass, centre of mass, inertia, velocities and gravity factor into `out`."""
+    mass = motion.mass if motion.mass is not None and motion.mass > 0 else 1.0
+    if motion.mass is None or motion.mass <= 0:
+        report.warn("mass-defaulted", where, "mass must be > 0; wrote 1 kg")
+    out["mass"] = canon(mass)
+    if motion.center_of_mass is not None:
+        out["centerOfMass"] = canon_list(motion.center_of_mass)
+    diagonal = motion.inertia_diagonal
+    if diagonal is not None and all(d > 0 for d in diagonal):
+        out["inertiaDiagonal"] = canon_list(diagonal)
+        out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
+    elif diagonal is not None and any(d > 0 for d in diagonal):
+        report.warn("inertia-partial", where, "inertia with a 0 component omitted (auto)")
+    if motion.linear_velocity != ZERO3:
+        out["linearVelocity"] = canon_list(motion.linear_velocity)
+    if motion.angular_velocity != ZERO3:
+        out["angularVelocity"] = canon_list(motion.angular_velocity)
+    if motion.gravity_factor != 1.0:
+        out["gravityFactor"] = canon(motion.gravity_factor)
+
+
+def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) -> dict[str, Any]:
+    """The shared motion fields as `Motion` keyword arguments."""
+    fields: dict[str, Any] = {
+        "mass": read.opt_number(obj, "mass", where, minimum=0.0),
+        "center_of_mass": read.vector(obj, "centerOfMass", where, 3),
+        "linear_velocity": read.vector(obj, "linearVelocity", where, 3) or ZERO3,
+        "angular_velocity": read.vector(obj, "angularVelocity", where, 3) or ZERO3,
+        "gravity_factor": read.number(obj, "gravityFactor", where, 1.0),
+    }
+    diagonal = obj.get("inertiaDiagonal")
+    if isinstance(diagonal, list) and len(diagonal) == 4:
+        # Godot writes the orientation under the diagonal's key.
+        read.report.warn("godot-inertia", where, "4-element inertiaDiagonal read as orientation")
+        fields["inertia_orientation"] = read.vector(obj, "inertiaDiagonal", where, 4) or IDENTITY
+    else:
+        fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3, minimum=0.0)
+        orientation = read.vector(obj, "inertiaOrientation", where, 4)
+        fields["inertia_orientation"] = orientation or IDENTITY
+    if fields["inertia_diagonal"] is not None and not any(fields["inertia_diagonal"]):
+        fields["inertia_diagonal"] = None  # all zeros means "computed"
+    return fields

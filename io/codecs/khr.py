@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""KHR_physics_rigid_bodies + KHR_implicit_shapes (2025-10 draft and the 2026-01 geometry). Pure.
+
+Spec: ../shared/specs/khr/. Writes `geometry.mesh` (2026-01) or, on request, `geometry.node`
+(2025-10) pointing at an orphan node that carries the mesh. Reads `shape`, `node` and `mesh`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, Final, Literal
+
+from ..diagnostics import Report
+from ..document import DocumentView
+from ..json_read import Json, JsonReader
+from ..model import Motion, NodePhysics, PhysicsScene, Shape
+from .common import (
+    KHR_DEFAULTS,
+    Encoded,
+    Pool,
+    ResolveRef,
+    decode_analytic,
+    decode_filter,
+    decode_material,
+    decode_motion_fields,
+    decode_pool,
+    encode_analytic,
+    encode_motion_fields,
+)
+from .node_body import NodeEncoder, Pools, decode_node
+
+SHAPES_EXT: Final = "KHR_implicit_shapes"
+BODIES_EXT: Final = "KHR_physics_rigid_bodies"
+KHR_SHAPE_TYPES: Final = ("box", "sphere", "capsule", "cylinder", "plane")
+GeometryForm = Literal["mesh", "node"]
+
+
+def encode_khr(
+    scene: PhysicsScene, resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report,
+    form: GeometryForm = "mesh", resolve_mesh_node: ResolveRef | None = None,
+) -> Encoded:
+    """Write a scene as KHR. With `form="node"`, `resolve_mesh_node` gives the orphan node."""
+    shapes = Pool()
+
+    def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
+        if shape.kind not in ("convex", "trimesh"):
+            return {"geometry": {"shape": shapes.add(
+                {"type": shape.kind, shape.kind: encode_analytic(shape)}
+            )}}
+        hull = shape.kind == "convex"
+        if form == "node" and resolve_mesh_node is not None:
+            target = None if shape.mesh is None else resolve_mesh_node(shape.mesh)
+            key = "node"
+        else:
+            target = None if shape.mesh is None else resolve_mesh(shape.mesh)
+            key = "mesh"
+        if target is None:
+            report.warn("shape-mesh-missing", where, f"{shape.kind} shape has no mesh; skipped")
+            return None
+        return {"geometry": {key: target, "convexHull": hull}}
+
+    nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
+    encoded = Encoded()
+    for ref, physics in scene.nodes.items():
+        payload = _encode_node(ref, physics, nodes)
+        if payload:
+            encoded.nodes[ref] = {BODIES_EXT: payload}
+    if shapes.entries:
+        encoded.root[SHAPES_EXT] = {"shapes": shapes.entries}
+    nodes.root(BODIES_EXT, encoded.root)
+    return encoded
+
+
+def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dict[str, Any]:
+    where = f"node {ref}"
+    payload: dict[str, Any] = {}
+    motion = physics.motion
+    if motion is not None and motion.kind != "static":
+        written: dict[str, Any] = {}
+        if motion.kind == "kinematic":
+            written["isKinematic"] = True
+        encode_motion_fields(motion, written, nodes.report, where)
+        payload["motion"] = written
+    if physics.collider is not None:
+        collider = nodes.collider(physics.collider, where)
+        if collider is not None:
+            payload["collider"] = collider
+    if physics.trigger is not None:
+        trigger = nodes.trigger(physics.trigger, where)
+        if trigger is not None:
+            payload["trigger"] = trigger
+    return payload
+
+
+def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
+    """Read KHR physics from a document; malformed blocks are reported and skipped."""
+    read = JsonReader(report)
+    where_shapes = f"/extensions/{SHAPES_EXT}"
+    shapes_ext = read.obj(view.extension(SHAPES_EXT), where_shapes)
+    shapes = [
+        _decode_shape(s, f"{where_shapes}/shapes/{i}", read)
+        for i, s in enumerate(read.array(shapes_ext or {}, "shapes", where_shapes))
+    ]
+    where_body = f"/extensions/{BODIES_EXT}"
+    body_ext = read.obj(view.extension(BODIES_EXT), where_body)
+    pools = Pools(
+        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
+        filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
+    )
+
+    def geometry(obj: Mapping[str, Json], where: str) -> Shape | None:
+        return _decode_geometry(obj, where, read, shapes, view)
+
+    scene = PhysicsScene()
+    for index, node in enumerate(view.nodes):
+        if BODIES_EXT not in node.extensions:
+            continue
+        where = f"/nodes/{index}/extensions/{BODIES_EXT}"
+        physics = decode_node(
+            node.extensions[BODIES_EXT], where, read, pools, geometry, view, index,
+            lambda obj, w: _decode_motion(obj, w, read),
+        )
+        if physics is not None:
+            scene.nodes[index] = physics
+    return scene
+
+
+def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
+    fields = decode_motion_fields(obj, where, read)
+    kinematic = read.boolean(obj, "isKinematic", where, False)
+    if fields["mass"] == 0.0:
+        read.report.warn("infinite-mass", where, "mass 0 (infinite) read as kinematic")
+        kinematic, fields["mass"] = True, None
+    return Motion(kind="kinematic" if kinematic else "dynamic", **fields)
+
+
+def _decode_geometry(
+    obj: Mapping[str, Json], where: str, read: JsonReader, shapes: list[Shape | None],
+    view: DocumentView,
+) -> Shape | None:
+    geo_where = f"{where}/geometry"
+    geo = read.obj(obj.get("geometry"), geo_where)
+    if geo is None:
+        read.bad(where, "no geometry; skipped", "geometry-missing")
+        return None
+    hull = read.boolean(geo, "convexHull", geo_where, False)
+    kind = "convex" if hull else "trimesh"
+    if "shape" in geo:
+        index = read.index(geo, "shape", geo_where, len(shapes))
+        return None if index is None else shapes[index]
+    if "mesh" in geo:
+        if "node" in geo:
+            read.bad(geo_where, "both mesh and node given; node ignored", "geometry-both")
+        mesh = read.index(geo, "mesh", geo_where, view.mesh_count)
+        return None if mesh is None else Shape(kind, mesh=mesh)
+    if "node" in geo:
+        node = read.index(geo, "node", geo_where, len(view.nodes))
+        mesh = None if node is None else view.nodes[node].mesh
+        if node is not None and (mesh is None or not 0 <= mesh < view.mesh_count):
+            read.bad(geo_where, f"geometry node {node} has no valid mesh", "geometry-node-no-mesh")
+            return None
+        return None if mesh is None else Shape(kind, mesh=mesh)
+    read.bad(geo_where, "geometry names no shape, mesh or node; skipped", "geometry-missing")
+    return None
+
+
+def _decode_shape(value: Json, where: str, read: JsonReader) -> Shape | None:
+    obj = read.obj(value, where)
+    if obj is None:
+        return None
+    kind = obj.get("type")
+    if kind not in KHR_SHAPE_TYPES:
+        read.bad(where, f"unknown shape type {kind!r}; shape skipped", "unknown-shape")
+        return None
+    sub = obj.get(kind, {})
+    if not isinstance(sub, Mapping):
+        read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
+        sub = {}
+    return decode_analytic(kind, sub, f"{where}/{kind}", read, KHR_DEFAULTS)

@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Node-level collider/trigger/motion decoding and encoding shared by OMI and KHR. Pure.
+
+The two formats differ only in how a collider or trigger names its geometry (`shape` vs
+`geometry`) and how motion states its kind; those parts are passed in as callables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Report
+from ..document import DocumentView
+from ..json_read import Json, JsonReader
+from ..model import Collider, CollisionFilter, NodePhysics, PhysicsMaterial, Shape, Trigger
+from .common import Pool, ResolveRef, encode_filter, encode_material
+
+ReadGeometry = Callable[[Mapping[str, Json], str], "Shape | None"]
+WriteGeometry = Callable[[Shape, str], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pools:
+    """Decoded root arrays a node may index."""
+
+    materials: list[PhysicsMaterial | None]
+    filters: list[CollisionFilter | None]
+
+
+def decode_collider(
+    obj: Mapping[str, Json], where: str, read: JsonReader, pools: Pools, geometry: ReadGeometry,
+) -> Collider | None:
+    """A collider; None when its geometry is unusable (reported)."""
+    shape = geometry(obj, where)
+    if shape is None and _names_geometry(obj):
+        return None
+    material_index = read.index(obj, "physicsMaterial", where, len(pools.materials))
+    filter_index = read.index(obj, "collisionFilter", where, len(pools.filters))
+    return Collider(
+        shape=shape,
+        material=None if material_index is None else pools.materials[material_index],
+        filter=None if filter_index is None else pools.filters[filter_index],
+    )
+
+
+def decode_trigger(
+    obj: Mapping[str, Json], where: str, read: JsonReader, pools: Pools, geometry: ReadGeometry,
+    view: DocumentView, node_index: int,
+) -> Trigger | None:
+    """A trigger: a shape, explicit compound `nodes`, or the legacy implicit compound `{}`."""
+    filter_index = read.index(obj, "collisionFilter", where, len(pools.filters))
+    flt = None if filter_index is None else pools.filters[filter_index]
+    if _names_geometry(obj):
+        shape = geometry(obj, where)
+        if "nodes" in obj:
+            read.bad(where, "a trigger with both a shape and nodes: nodes ignored", "trigger-both")
+        return None if shape is None else Trigger(shape=shape, filter=flt)
+    if "nodes" in obj:
+        members = [
+            read.index({"n": n}, "n", f"{where}/nodes/{i}", len(view.nodes))
+            for i, n in enumerate(read.array(obj, "nodes", where))
+        ]
+        nodes = tuple(dict.fromkeys(m for m in members if m is not None and m != node_index))
+        if not nodes:
+            read.bad(where, "compound trigger without valid member nodes skipped", "trigger-empty")
+            return None
+        return Trigger(nodes=nodes)
+    members = tuple(d for d in view.descendants(node_index) if _has_shape_trigger(view, d))
+    if not members:
+        read.bad(where, "empty trigger {} without member shapes skipped", "trigger-empty")
+        return None
+    read.report.info("implicit-compound-trigger", where, "trigger {} upgraded to trigger.nodes")
+    return Trigger(nodes=members)
+
+
+def _names_geometry(obj: Mapping[str, Json]) -> bool:
+    return "shape" in obj or "geometry" in obj
+
+
+def _has_shape_trigger(view: DocumentView, index: int) -> bool:
+    for payload in view.nodes[index].extensions.values():
+        trigger = payload.get("trigger") if isinstance(payload, Mapping) else None
+        if isinstance(trigger, Mapping) and _names_geometry(trigger):
+            return True
+    return False
+
+
+def decode_node(
+    payload: Json, where: str, read: JsonReader, pools: Pools, geometry: ReadGeometry,
+    view: DocumentView, node_index: int,
+    motion: Callable[[Mapping[str, Json], str], Any],
+) -> NodePhysics | None:
+    """A node's motion, collider and trigger; each malformed block is skipped on its own."""
+    obj = read.obj(payload, where)
+    if obj is None:
+        return None
+    parts: dict[str, Any] = {}
+    motion_obj = read.obj(obj.get("motion"), f"{where}/motion")
+    if motion_obj is not None:
+        parts["motion"] = motion(motion_obj, f"{where}/motion")
+    collider_obj = read.obj(obj.get("collider"), f"{where}/collider")
+    if collider_obj is not None:
+        parts["collider"] = decode_collider(
+            collider_obj, f"{where}/collider", read, pools, geometry
+        )
+    trigger_obj = read.obj(obj.get("trigger"), f"{where}/trigger")
+    if trigger_obj is not None:
+        parts["trigger"] = decode_trigger(
+            trigger_obj, f"{where}/trigger", read, pools, geometry, view, node_index
+        )
+    physics = NodePhysics(**parts)
+    return None if physics.is_empty() else physics
+
+
+@dataclass(slots=True)
+class NodeEncoder:
+    """Writes colliders and triggers, pooling materials and filters."""
+
+    report: Report
+    resolve_node: ResolveRef
+    geometry: WriteGeometry
+    materials: Pool
+    filters: Pool
+
+    def collider(self, collider: Collider, where: str) -> dict[str, Any] | None:
+        """A collider object, or None when it has no writable geometry (reported)."""
+        if collider.shape is None:
+            return None  # compound parents need no payload: children join the nearest body
+        written = self.geometry(collider.shape, where)
+        if written is None:
+            return None
+        if collider.material is not None:
+            written["physicsMaterial"] = self.materials.add(encode_material(collider.material))
+        if collider.filter is not None:
+            written["collisionFilter"] = self.filters.add(encode_filter(collider.filter))
+        return written
+
+    def trigger(self, trigger: Trigger, where: str) -> dict[str, Any] | None:
+        """A trigger object: a shape with an optional filter, or compound member nodes."""
+        if trigger.shape is not None:
+            written = self.geometry(trigger.shape, where)
+            if written is not None and trigger.filter is not None:
+                written["collisionFilter"] = self.filters.add(encode_filter(trigger.filter))
+            return written
+        nodes = [self.resolve_node(ref) for ref in trigger.nodes]
+        kept = [n for n in nodes if n is not None]
+        if len(kept) < len(nodes):
+            self.report.warn("trigger-member-missing", where, "compound trigger members not exported")
+        if not kept:
+            self.report.warn("trigger-empty", where, "compound trigger without members skipped")
+            return None
+        return {"nodes": kept}
+
+    def root(self, name: str, out: dict[str, dict[str, Any]]) -> None:
+        """Put the non-empty material and filter pools into `out[name]`."""
+        document: dict[str, Any] = {}
+        if self.materials.entries:
+            document["physicsMaterials"] = self.materials.entries
+        if self.filters.entries:
+            document["collisionFilters"] = self.filters.entries
+        if document:
+            out[name] = document
+
+
+def node_where(ref: Hashable) -> str:
+    """A readable location for a node reference in export reports."""
+    return f"node {ref}"

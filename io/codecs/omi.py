@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""OMI_physics_shape + OMI_physics_body, current revision (2024-11 onward). Pure.
+
+Spec: ../shared/specs/omi/OMI_physics_{shape,body}. Writes the current layout only;
+reads it plus the quirks still found in current files (digest §4.3, §4.4, §4.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, Final
+
+from ..diagnostics import Report
+from ..document import DocumentView
+from ..json_read import Json, JsonReader
+from ..model import MOTION_KINDS, Motion, NodePhysics, PhysicsScene, Shape
+from .common import (
+    OMI_DEFAULTS,
+    Encoded,
+    Pool,
+    ResolveRef,
+    decode_analytic,
+    decode_filter,
+    decode_material,
+    decode_motion_fields,
+    decode_pool,
+    encode_analytic,
+    encode_motion_fields,
+)
+from .node_body import NodeEncoder, Pools, decode_node
+
+SHAPE_EXT: Final = "OMI_physics_shape"
+BODY_EXT: Final = "OMI_physics_body"
+OMI_SHAPE_TYPES: Final = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
+PLANE_THICKNESS: Final = 0.01
+INFINITE_PLANE: Final = 1000.0
+
+
+def encode_omi(
+    scene: PhysicsScene, resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report,
+) -> Encoded:
+    """Write a scene as OMI: shapes, materials and filters pooled into the root arrays."""
+    shapes = Pool()
+
+    def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
+        entry = _encode_shape(shape, where, resolve_mesh, report)
+        return None if entry is None else {"shape": shapes.add(entry)}
+
+    nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
+    encoded = Encoded()
+    for ref, physics in scene.nodes.items():
+        payload = _encode_node(ref, physics, nodes)
+        if payload:
+            encoded.nodes[ref] = {BODY_EXT: payload}
+    if shapes.entries:
+        encoded.root[SHAPE_EXT] = {"shapes": shapes.entries}
+    nodes.root(BODY_EXT, encoded.root)
+    return encoded
+
+
+def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dict[str, Any]:
+    where = f"node {ref}"
+    payload: dict[str, Any] = {}
+    if physics.motion is not None:
+        motion: dict[str, Any] = {"type": physics.motion.kind}
+        encode_motion_fields(physics.motion, motion, nodes.report, where)
+        payload["motion"] = motion
+    if physics.collider is not None:
+        collider = nodes.collider(physics.collider, where)
+        if collider is not None:
+            payload["collider"] = collider
+    if physics.trigger is not None:
+        trigger = nodes.trigger(physics.trigger, where)
+        if trigger is not None:
+            payload["trigger"] = trigger
+    return payload
+
+
+def _encode_shape(
+    shape: Shape, where: str, resolve_mesh: ResolveRef, report: Report
+) -> dict[str, Any] | None:
+    if shape.kind in ("convex", "trimesh"):
+        mesh = None if shape.mesh is None else resolve_mesh(shape.mesh)
+        if mesh is None:
+            report.warn("shape-mesh-missing", where, f"{shape.kind} shape has no mesh; skipped")
+            return None
+        return {"type": shape.kind, shape.kind: {"mesh": mesh}}
+    if shape.kind == "plane":
+        report.warn("plane-as-box", where, "OMI has no plane: written as a thin box")
+        size_x = shape.size_x if shape.size_x is not None else INFINITE_PLANE
+        size_z = shape.size_z if shape.size_z is not None else INFINITE_PLANE
+        shape = Shape("box", size=(size_x, PLANE_THICKNESS, size_z))
+    return {"type": shape.kind, shape.kind: encode_analytic(shape)}
+
+
+def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
+    """Read OMI physics from a document; malformed blocks are reported and skipped."""
+    read = JsonReader(report)
+    shape_ext = read.obj(view.extension(SHAPE_EXT), f"/extensions/{SHAPE_EXT}")
+    body_ext = read.obj(view.extension(BODY_EXT), f"/extensions/{BODY_EXT}")
+    shapes = [
+        _decode_shape(s, f"/extensions/{SHAPE_EXT}/shapes/{i}", read, view.mesh_count)
+        for i, s in enumerate(read.array(shape_ext or {}, "shapes", f"/extensions/{SHAPE_EXT}"))
+    ]
+    where_body = f"/extensions/{BODY_EXT}"
+    pools = Pools(
+        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
+        filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
+    )
+
+    def geometry(obj: Mapping[str, Json], where: str) -> Shape | None:
+        index = read.index(obj, "shape", where, len(shapes))
+        return None if index is None else shapes[index]
+
+    scene = PhysicsScene()
+    for index, node in enumerate(view.nodes):
+        if BODY_EXT not in node.extensions:
+            continue
+        where = f"/nodes/{index}/extensions/{BODY_EXT}"
+        physics = decode_node(
+            node.extensions[BODY_EXT], where, read, pools, geometry, view, index,
+            lambda obj, w: _decode_motion(obj, w, read),
+        )
+        if physics is not None:
+            scene.nodes[index] = physics
+    return scene
+
+
+def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
+    fields = decode_motion_fields(obj, where, read)
+    if "type" in obj:
+        kind = read.choice(obj, "type", where, MOTION_KINDS, "dynamic")
+    else:
+        kind = "kinematic" if obj.get("isKinematic") is True else "dynamic"
+        read.report.warn("motion-without-type", where, f"motion without type read as {kind}")
+    if fields["mass"] is None:
+        fields["mass"] = 1.0  # OMI's default
+    return Motion(kind=kind, **fields)  # type: ignore[arg-type]
+
+
+def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) -> Shape | None:
+    obj = read.obj(value, where)
+    if obj is None:
+        return None
+    kind = obj.get("type")
+    if kind not in OMI_SHAPE_TYPES:
+        read.bad(where, f"unknown shape type {kind!r}; shape skipped", "unknown-shape")
+        return None
+    sub = obj.get(kind, {})
+    if not isinstance(sub, Mapping):
+        read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
+        sub = {}
+    if kind in ("convex", "trimesh"):
+        mesh = read.index(sub, "mesh", f"{where}/{kind}", mesh_count)
+        if mesh is None:
+            read.bad(where, f"{kind} shape without a valid mesh skipped", "shape-mesh-missing")
+            return None
+        return Shape(kind, mesh=mesh)
+    return decode_analytic(kind, sub, f"{where}/{kind}", read, OMI_DEFAULTS)

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Format-neutral physics model, in glTF space (metres, +Y up, quaternions xyzw).
+
+Pure data: no bpy, no JSON keys. Codecs translate it to and from OMI and KHR; the Blender
+bridge translates it to and from object properties. Node and mesh references are opaque
+(`Hashable`): integers when reading a file, export-time handles inside Blender.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Literal
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+ShapeKind = Literal["box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane"]
+MotionKind = Literal["static", "kinematic", "dynamic"]
+Combine = Literal["average", "minimum", "maximum", "multiply"]
+
+SHAPE_KINDS: tuple[ShapeKind, ...] = (
+    "box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane",
+)
+MESH_SHAPES: frozenset[str] = frozenset({"convex", "trimesh"})
+MOTION_KINDS: tuple[MotionKind, ...] = ("static", "kinematic", "dynamic")
+COMBINE_MODES: tuple[Combine, ...] = ("average", "minimum", "maximum", "multiply")
+
+ZERO3: Vec3 = (0.0, 0.0, 0.0)
+IDENTITY: Quat = (0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A collision shape centred on its node; capsule and cylinder run along +Y.
+
+    `height` is the mid-height (between hemisphere centres) for capsules and the full
+    height for cylinders. A plane's `size_x`/`size_z` of None means infinite.
+    """
+
+    kind: ShapeKind
+    size: Vec3 = (1.0, 1.0, 1.0)
+    radius: float = 0.5
+    height: float = 1.0
+    radius_top: float = 0.5
+    radius_bottom: float = 0.5
+    size_x: float | None = None
+    size_z: float | None = None
+    double_sided: bool = False
+    mesh: Hashable | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsMaterial:
+    """Friction and restitution with their combine modes."""
+
+    static_friction: float = 0.6
+    dynamic_friction: float = 0.6
+    restitution: float = 0.0
+    friction_combine: Combine = "average"
+    restitution_combine: Combine = "average"
+
+
+@dataclass(frozen=True, slots=True)
+class CollisionFilter:
+    """Collision systems (layers) an object is in, and which it collides with or not."""
+
+    collision_systems: tuple[str, ...] = ()
+    collide_with_systems: tuple[str, ...] = ()
+    not_collide_with_systems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Motion:
+    """Rigid body motion. None for mass, centre of mass or inertia means "computed"."""
+
+    kind: MotionKind = "dynamic"
+    mass: float | None = 1.0
+    center_of_mass: Vec3 | None = None
+    inertia_diagonal: Vec3 | None = None
+    inertia_orientation: Quat = IDENTITY
+    linear_velocity: Vec3 = ZERO3
+    angular_velocity: Vec3 = ZERO3
+    gravity_factor: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Collider:
+    """A solid shape. `shape` None is an OMI compound parent (`collider: {}`)."""
+
+    shape: Shape | None = None
+    material: PhysicsMaterial | None = None
+    filter: CollisionFilter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A trigger volume: one shape, or a compound over descendant trigger nodes."""
+
+    shape: Shape | None = None
+    nodes: tuple[Hashable, ...] = ()
+    filter: CollisionFilter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodePhysics:
+    """Everything physics on one glTF node."""
+
+    motion: Motion | None = None
+    collider: Collider | None = None
+    trigger: Trigger | None = None
+
+    def is_empty(self) -> bool:
+        """True when the node carries no physics at all."""
+        return self.motion is None and self.collider is None and self.trigger is None
+
+
+@dataclass(slots=True)
+class PhysicsScene:
+    """Physics of a whole document: node reference → its physics, in document order."""
+
+    nodes: dict[Hashable, NodePhysics] = field(default_factory=dict)
