@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""glTF exporter hooks: gather per-object physics, encode once every index is final.
+
+Flow (one instance per export):
+- `gather_node_hook`: object properties → model parts; collision meshes and shape-offset
+  child nodes are created here, before the exporter's traversal assigns indices.
+- `gather_gltf_hook`: collision-only meshes (and KHR `geometry.node` orphans) are parked in
+  the active scene's extensions so the traversal writes them into the buffer.
+- `gather_gltf_extensions_hook`: everything has its final index; the pure codecs encode the
+  whole scene and the payloads are attached as plain dicts.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpy
+
+from ..codecs.common import Encoded
+from ..codecs.khr import encode_khr
+from ..codecs.omi import encode_omi
+from ..diagnostics import Report
+from ..model import Collider, NodePhysics, PhysicsScene, Trigger
+from . import gltf_compat
+from .collision_mesh import gltf_mesh_from_object
+from .to_model import filter_of, material_of, motion_of, placement_of
+
+PENDING_KEY = "gltf_physics_pending"
+EXTRAS_KEY = "gltf_physics"
+
+
+@dataclass(slots=True)
+class _Record:
+    """One exported object: its node, the node carrying its shape, and its physics."""
+
+    obj_name: str
+    node: Any
+    shape_node: Any
+    body: NodePhysics
+    shape_part: NodePhysics | None
+    trigger_members: list[str] = field(default_factory=list)
+
+
+def _has_physics(props: Any) -> bool:
+    return props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger
+
+
+def _uses_own_mesh(props: Any) -> bool:
+    return props.shape_type in ("CONVEX", "TRIMESH") and props.mesh_source == "SELF"
+
+
+class PhysicsExportExtension:
+    """Writes gltf_physics object settings as OMI or KHR physics extensions."""
+
+    def __init__(self) -> None:
+        settings = bpy.context.scene.gltf_physics
+        self.format = settings.export_format
+        self.geometry_form = "node" if settings.khr_geometry == "NODE" else "mesh"
+        self.layer_names = [layer.name for layer in settings.layers]
+        self.records: list[_Record] = []
+        self.shape_node_of: dict[str, Any] = {}
+        self.built_meshes: dict[tuple[str, str], Any] = {}
+        self.mesh_nodes: dict[int, Any] = {}
+        self.report = Report()
+
+    # -- tree and node hooks ------------------------------------------------------------
+
+    def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:
+        """Leave out collision-only proxy objects that carry no physics of their own."""
+        if self.format == "NONE":
+            return
+        for vnode in vtree.nodes.values():
+            obj = getattr(vnode, "blender_object", None)
+            if (
+                isinstance(obj, bpy.types.Object) and obj.gltf_physics.collision_only
+                and not _has_physics(obj.gltf_physics) and not obj.children
+            ):
+                vnode.keep_tag = False
+
+    def gather_node_mesh_hook(self, hook_obj: Any, blender_object: Any, export_settings: dict) -> None:
+        """Skip the visible mesh of collision-only objects."""
+        if (
+            self.format != "NONE" and isinstance(blender_object, bpy.types.Object)
+            and blender_object.gltf_physics.collision_only
+        ):
+            hook_obj.export_mesh = False
+
+    def gather_node_hook(self, node: Any, blender_object: Any, export_settings: dict) -> None:
+        """Strip leaked properties from extras and record the object's physics."""
+        if isinstance(node.extras, dict) and EXTRAS_KEY in node.extras:
+            node.extras.pop(EXTRAS_KEY)  # 4.2/4.5 copy PropertyGroups into extras
+            node.extras = node.extras or None
+        if self.format == "NONE" or not isinstance(blender_object, bpy.types.Object):
+            return
+        props = blender_object.gltf_physics
+        if not _has_physics(props):
+            return
+        try:
+            self._record(node, blender_object, export_settings)
+        except Exception as exc:
+            self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
+
+    def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
+        """Strip leaked scene settings from extras (4.2/4.5)."""
+        if isinstance(scene.extras, dict) and EXTRAS_KEY in scene.extras:
+            scene.extras.pop(EXTRAS_KEY)
+            scene.extras = scene.extras or None
+
+    def _record(self, node: Any, obj: bpy.types.Object, export_settings: dict) -> None:
+        props = obj.gltf_physics
+        yup = export_settings["gltf_yup"]
+        body = NodePhysics(motion=motion_of(props, yup))
+        shape_part = None
+        shape_node = node
+        if props.shape_type != "NONE":
+            placement = placement_of(obj, self._mesh_ref(node, obj, yup), yup)
+            if placement is None:
+                self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
+            else:
+                if placement.needs_child:
+                    shape_node = gltf_compat.new_child_node(
+                        f"{obj.name}.shape", placement.translation, placement.rotation
+                    )
+                    node.children.append(shape_node)
+                shape_part = self._shape_part(props, placement.shape)
+        if shape_node is node and shape_part is not None:
+            body = NodePhysics(body.motion, shape_part.collider, shape_part.trigger)
+            shape_part = None
+        members: list[str] = []
+        if props.is_compound_trigger:
+            members = [
+                child.name for child in obj.children_recursive
+                if child.gltf_physics.shape_type != "NONE"
+                and child.gltf_physics.shape_role == "TRIGGER"
+                and child.gltf_physics.join_compound_trigger
+            ]
+        self.shape_node_of[obj.name] = shape_node
+        self.records.append(_Record(obj.name, node, shape_node, body, shape_part, members))
+
+    def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
+        flt = filter_of(props, self.layer_names)
+        if props.shape_role == "TRIGGER":
+            return NodePhysics(trigger=Trigger(shape=shape, filter=flt))
+        return NodePhysics(collider=Collider(shape=shape, material=material_of(props), filter=flt))
+
+    def _mesh_ref(self, node: Any, obj: bpy.types.Object, yup: bool) -> Any:
+        """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""
+        props = obj.gltf_physics
+        if props.shape_type not in ("CONVEX", "TRIMESH"):
+            return None
+        if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only:
+            return node.mesh  # the visible mesh: no duplicate geometry in the file
+        source = obj if props.mesh_source == "SELF" else props.mesh_object
+        if source is None or source.type != "MESH":
+            return None
+        key = (source.name, obj.name)
+        if key not in self.built_meshes:
+            to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            self.built_meshes[key] = gltf_mesh_from_object(
+                f"{source.name}.collision", source, depsgraph, to_target, yup
+            )
+        return self.built_meshes[key]
+
+    # -- document hooks -------------------------------------------------------------------
+
+    def gather_gltf_hook(
+        self, active_scene_idx: Any, scenes: list, animations: Any, export_settings: dict
+    ) -> None:
+        """Park the collision meshes (and orphan mesh nodes) where the traversal writes them."""
+        meshes = [m for m in self.built_meshes.values() if m is not None]
+        if self.format == "KHR" and self.geometry_form == "node":
+            self.mesh_nodes = {id(m): gltf_compat.new_mesh_node(f"{m.name}.physicsMesh", m) for m in self._mesh_refs()}
+            parked: dict[str, list] = {"nodes": list(self.mesh_nodes.values())}
+        else:
+            parked = {"meshes": meshes}
+        if not scenes or not any(parked.values()):
+            return
+        scene = scenes[active_scene_idx or 0]
+        scene.extensions = scene.extensions or {}
+        scene.extensions[PENDING_KEY] = parked
+
+    def _mesh_refs(self) -> list[Any]:
+        refs: dict[int, Any] = {}
+        for record in self.records:
+            for part in (record.body, record.shape_part):
+                for holder in (part and part.collider, part and part.trigger):
+                    mesh = holder.shape.mesh if holder and holder.shape else None
+                    if mesh is not None:
+                        refs[id(mesh)] = mesh
+        return list(refs.values())
+
+    def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
+        """Encode the physics with final node and mesh indices and attach it."""
+        for scene in gltf.scenes or []:
+            if scene.extensions and PENDING_KEY in scene.extensions:
+                del scene.extensions[PENDING_KEY]
+                scene.extensions = scene.extensions or None
+        if self.format == "NONE" or not self.records:
+            self._log(export_settings)
+            return
+        node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
+        mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
+        encoded = self._encode(node_index, mesh_index)
+        self._attach(gltf, encoded, node_index)
+        self._log(export_settings)
+
+    def _encode(self, node_index: dict[int, int], mesh_index: dict[int, int]) -> Encoded:
+        scene = PhysicsScene()
+        for record in self.records:
+            body = record.body
+            if record.trigger_members:
+                members = tuple(
+                    self.shape_node_of[name] for name in record.trigger_members
+                    if name in self.shape_node_of
+                )
+                body = NodePhysics(body.motion, body.collider, Trigger(nodes=members))
+            scene.nodes[record.node] = body
+            if record.shape_part is not None:
+                scene.nodes[record.shape_node] = record.shape_part
+
+        def resolve_node(ref: Any) -> int | None:
+            return node_index.get(id(ref))
+
+        def resolve_mesh(ref: Any) -> int | None:
+            return mesh_index.get(id(ref))
+
+        if self.format == "OMI":
+            return encode_omi(scene, resolve_node, resolve_mesh, self.report)
+        mesh_nodes = self.mesh_nodes
+        return encode_khr(
+            scene, resolve_node, resolve_mesh, self.report, form=self.geometry_form,
+            resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
+        )
+
+    def _attach(self, gltf: Any, encoded: Encoded, node_index: dict[int, int]) -> None:
+        for ref, payload in encoded.nodes.items():
+            index = node_index.get(id(ref))
+            if index is None:
+                continue  # filtered out of this export (selection, instancing)
+            node = gltf.nodes[index]
+            node.extensions = node.extensions or {}
+            for name, value in payload.items():
+                if name in node.extensions:
+                    self.report.warn("overwritten", node.name or str(index), f"replaced {name}")
+                node.extensions[name] = value
+        gltf.extensions = gltf.extensions or {}
+        gltf.extensions.update(encoded.root)
+        used = gltf.extensions_used if gltf.extensions_used is not None else []
+        used.extend(name for name in encoded.used() if name not in used)
+        gltf.extensions_used = used
+
+    def _log(self, export_settings: dict) -> None:
+        log = export_settings.get("log")
+        for issue in self.report.issues:
+            if log is not None:
+                log.warning(f"gltf_physics: {issue}")
+        summary = self.report.summary()
+        if summary and log is not None:
+            log.warning(f"gltf_physics: {summary}", popup=True)

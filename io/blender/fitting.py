@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Fit analytic shapes to an object's evaluated local bounds (Blender axes, unscaled)."""
+
+from dataclasses import dataclass
+
+import bpy
+
+MIN_SIZE = 1e-4
+FITTABLE_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META", "CURVES", "POINTCLOUD"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """Shape parameters in object space; `offset` is the shape centre."""
+
+    size: tuple[float, float, float]
+    radius: float
+    height: float
+    radius_top: float
+    radius_bottom: float
+    plane_size: tuple[float, float]
+    offset: tuple[float, float, float]
+
+
+def local_bounds(obj: bpy.types.Object) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+    """(min, max) corners of the object's evaluated local bounding box, or None."""
+    if obj.type not in FITTABLE_TYPES:
+        return None
+    corners = obj.bound_box
+    lo = tuple(min(c[i] for c in corners) for i in range(3))
+    hi = tuple(max(c[i] for c in corners) for i in range(3))
+    return lo, hi
+
+
+def fit_shape(shape_type: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:
+    """Shape parameters that enclose the bounds: capsule and cylinder along local Z."""
+    lo, hi = bounds
+    ex, ey, ez = (max(hi[i] - lo[i], MIN_SIZE) for i in range(3))
+    center = tuple((hi[i] + lo[i]) / 2 for i in range(3))
+    round_radius = max(ex, ey) / 2
+    if shape_type == "SPHERE":
+        radius = max(ex, ey, ez) / 2
+    else:
+        radius = round_radius
+    if shape_type == "CAPSULE":
+        height = max(ez - 2 * round_radius, MIN_SIZE)
+    else:
+        height = ez
+    if shape_type == "PLANE":
+        center = (center[0], center[1], hi[2])  # the plane sits on top of the bounds
+    return Fit(
+        size=(ex, ey, ez), radius=radius, height=height, radius_top=round_radius,
+        radius_bottom=round_radius, plane_size=(ex, ey), offset=center,  # type: ignore[arg-type]
+    )
+
+
+def apply_fit(props: bpy.types.PropertyGroup, fit: Fit) -> None:
+    """Store a fit in the object's custom dimensions."""
+    props.box_size = fit.size
+    props.radius = fit.radius
+    props.height = fit.height
+    props.radius_top = fit.radius_top
+    props.radius_bottom = fit.radius_bottom
+    props.plane_size = fit.plane_size
+    props.shape_offset = fit.offset

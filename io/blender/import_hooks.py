@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""glTF importer hooks: decode physics once, then write it onto the created objects.
+
+Every hook body is guarded: an exception inside an import hook would make the glTF
+importer abort the whole import, and a physics problem must never cost geometry.
+"""
+
+import logging
+from typing import Any
+
+import bpy
+
+from ..codecs.registry import HANDLED_EXTENSIONS, decode_document
+from ..diagnostics import Report
+from ..document import DocumentView, NodeView
+from ..model import PhysicsScene
+from . import gltf_compat
+from .collision_mesh import blender_mesh_from_gltf
+from .from_model import PropertyWriter
+
+LOG = logging.getLogger(__name__)
+
+
+def document_view(gltf: Any) -> DocumentView:
+    """A DocumentView of the importer's parsed document."""
+    data = gltf.data
+    nodes = [
+        NodeView(
+            extensions=node.extensions if isinstance(node.extensions, dict) else {},
+            mesh=node.mesh if isinstance(node.mesh, int) else None,
+            children=tuple(c for c in (node.children or []) if isinstance(c, int)),
+        )
+        for node in data.nodes or []
+    ]
+    extensions = data.extensions if isinstance(data.extensions, dict) else {}
+    return DocumentView(extensions, nodes, len(data.meshes or []))
+
+
+class PhysicsImportExtension:
+    """Reads OMI and KHR physics into gltf_physics object settings."""
+
+    def __init__(self) -> None:
+        self.extensions = gltf_compat.importer_extensions(HANDLED_EXTENSIONS)
+        self.view: DocumentView | None = None
+        self.physics = PhysicsScene()
+        self.report = Report()
+
+    def gather_import_gltf_before_hook(self, gltf: Any) -> None:
+        """Decode the file's physics (pure; nothing is created yet)."""
+        self.report = Report()
+        self.physics = PhysicsScene()
+        try:
+            self.view = document_view(gltf)
+            self.physics = decode_document(self.view, self.report)
+        except Exception as exc:
+            LOG.exception("physics decoding failed")
+            self.report.warn("import-failed", "", f"physics skipped: {exc}")
+
+    def gather_import_scene_after_nodes_hook(
+        self, gltf_scene: Any, blender_scene: Any, gltf: Any
+    ) -> None:
+        """Write the decoded physics onto the objects the importer created."""
+        try:
+            self._apply(gltf, blender_scene)
+        except Exception as exc:
+            LOG.exception("applying physics failed")
+            self.report.warn("import-failed", "", f"physics skipped: {exc}")
+        self._log(gltf)
+
+    def _apply(self, gltf: Any, blender_scene: Any) -> None:
+        if self.view is None or not self.physics.nodes:
+            return
+        scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
+        writer = PropertyWriter(scene, self.report)
+        proxies: dict[int, bpy.types.Mesh | None] = {}
+
+        def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
+            if mesh_index not in proxies:
+                proxies[mesh_index] = blender_mesh_from_gltf(
+                    gltf, mesh_index, f"{owner.name}.collision"
+                )
+            mesh = proxies[mesh_index]
+            if mesh is None:
+                self.report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
+                return None
+            proxy = _child(owner, f"{owner.name}.collision", mesh)
+            proxy.display_type = "WIRE"
+            proxy.hide_render = True
+            proxy.gltf_physics.collision_only = True
+            return proxy
+
+        for index, physics in self.physics.nodes.items():
+            obj = _object_of(gltf, index)
+            if obj is None:
+                self.report.warn("no-object", f"/nodes/{index}", "node has no object; skipped")
+                continue
+            writer.apply(
+                obj, physics, self.view.nodes[index].mesh, make_proxy,
+                lambda owner, name: _child(owner, name, None),
+            )
+        self._mark_compound_members(gltf)
+        self._remove_geometry_orphans(gltf)
+
+    def _remove_geometry_orphans(self, gltf: Any) -> None:
+        """Delete objects the importer made for KHR `geometry.node` targets outside every scene.
+
+        Those nodes only carry collision meshes (now on proxies); as objects they would be
+        exported again as visible geometry.
+        """
+        assert self.view is not None
+        in_scene: set[int] = set()
+        for scene in gltf.data.scenes or []:
+            for root in scene.nodes or []:
+                if isinstance(root, int) and 0 <= root < len(self.view.nodes):
+                    in_scene.add(root)
+                    in_scene.update(self.view.descendants(root))
+        for index in _geometry_node_targets(self.view) - in_scene:
+            obj = _object_of(gltf, index)
+            if obj is not None and not obj.children:
+                bpy.data.objects.remove(obj)
+
+    def _mark_compound_members(self, gltf: Any) -> None:
+        """Descendant triggers that a compound trigger does not list stay out of it."""
+        assert self.view is not None
+        for index, physics in self.physics.nodes.items():
+            trigger = physics.trigger
+            if trigger is None or trigger.shape is not None:
+                continue
+            for descendant in self.view.descendants(index):
+                member = self.physics.nodes.get(descendant)
+                if member is None or member.trigger is None or member.trigger.shape is None:
+                    continue
+                obj = _object_of(gltf, descendant)
+                if obj is not None:
+                    obj.gltf_physics.join_compound_trigger = descendant in trigger.nodes
+
+    def _log(self, gltf: Any) -> None:
+        for issue in self.report.issues:
+            LOG.warning("gltf_physics: %s", issue)
+            if issue.severity != "info":
+                gltf.log.warning(f"gltf_physics: {issue}")
+        summary = self.report.summary()
+        if summary:
+            gltf.log.warning(f"gltf_physics: {summary}", popup=True)
+
+
+def _geometry_node_targets(view: DocumentView) -> set[int]:
+    targets: set[int] = set()
+    for node in view.nodes:
+        payload = node.extensions.get("KHR_physics_rigid_bodies")
+        if not isinstance(payload, dict):
+            continue
+        for part in (payload.get("collider"), payload.get("trigger")):
+            geometry = part.get("geometry") if isinstance(part, dict) else None
+            target = geometry.get("node") if isinstance(geometry, dict) else None
+            if isinstance(target, int) and not isinstance(target, bool):
+                targets.add(target)
+    return targets
+
+
+def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:
+    vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
+    obj = getattr(vnode, "blender_object", None)
+    return obj if isinstance(obj, bpy.types.Object) else None
+
+
+def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:
+    """A new object parented to `owner` at its origin, in the same collections."""
+    child = bpy.data.objects.new(name, data)
+    for collection in owner.users_collection:
+        collection.objects.link(child)
+    child.parent = owner
+    return child

@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Blender-side storage: `Object.gltf_physics` and `Scene.gltf_physics`.
+
+Property names are format-neutral; JSON keys live only in the codecs. Lengths are in the
+object's local (unscaled) space, Blender axes: capsules and cylinders run along local Z.
+"""
+
+import bpy
+from bpy.props import (
+    BoolProperty,
+    BoolVectorProperty,
+    CollectionProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+MAX_LAYERS = 32
+MIN_SIZE = 1e-4
+
+MOTION_ITEMS = (
+    ("NONE", "None", "Not a rigid body (a shape here belongs to the nearest body above, or is static)"),
+    ("STATIC", "Static", "A body that never moves"),
+    ("KINEMATIC", "Kinematic", "Moved by animation or code, pushes dynamic bodies"),
+    ("DYNAMIC", "Dynamic", "Simulated: falls, collides and reacts to forces"),
+)
+SHAPE_ITEMS = (
+    ("NONE", "None", "No collision shape on this object"),
+    ("BOX", "Box", "A box"),
+    ("SPHERE", "Sphere", "A sphere"),
+    ("CAPSULE", "Capsule", "A capsule along local Z, with separate top and bottom radii"),
+    ("CYLINDER", "Cylinder", "A cylinder or cone along local Z"),
+    ("CONVEX", "Convex Hull", "The convex hull of a mesh"),
+    ("TRIMESH", "Triangle Mesh", "An exact triangle mesh (best for static level geometry)"),
+    ("PLANE", "Plane", "A plane with normal +Z (KHR only; written as a thin box for OMI)"),
+)
+COMBINE_ITEMS = (
+    ("average", "Average", "Average the two values"),
+    ("minimum", "Minimum", "Use the smaller value"),
+    ("maximum", "Maximum", "Use the larger value"),
+    ("multiply", "Multiply", "Multiply the two values"),
+)
+
+
+def _poll_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
+    return obj.type == "MESH"
+
+
+class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
+    """A named collision layer (a collision system in the file)."""
+
+    name: StringProperty(name="Name", description="Name of the collision layer", default="Layer")
+
+
+class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
+    """Per-object rigid body, shape, material and filter settings."""
+
+    motion_type: EnumProperty(name="Motion", description="How the body moves", items=MOTION_ITEMS)
+    mass: FloatProperty(
+        name="Mass", description="Mass of the body in kilograms", default=1.0, min=0.001,
+        soft_max=10000.0, unit="MASS",
+    )
+    center_of_mass_mode: EnumProperty(
+        name="Center of Mass", description="Where the centre of mass is",
+        items=(("AUTO", "Auto", "Computed by the engine from the shapes"),
+               ("CUSTOM", "Custom", "At the given point in object space")),
+    )
+    center_of_mass: FloatVectorProperty(
+        name="Center", description="Centre of mass in object space", size=3, subtype="TRANSLATION",
+        unit="LENGTH",
+    )
+    inertia_mode: EnumProperty(
+        name="Inertia", description="The body's resistance to rotation",
+        items=(("AUTO", "Auto", "Computed by the engine from the shapes and mass"),
+               ("CUSTOM", "Custom", "Principal moments and their orientation")),
+    )
+    inertia_diagonal: FloatVectorProperty(
+        name="Principal Inertia", description="Principal moments of inertia (kg·m²), each > 0",
+        size=3, default=(1.0, 1.0, 1.0), min=1e-6,
+    )
+    inertia_orientation: FloatVectorProperty(
+        name="Inertia Orientation",
+        description="Rotation from the principal axes to object space (quaternion w, x, y, z)",
+        size=4, subtype="QUATERNION", default=(1.0, 0.0, 0.0, 0.0),
+    )
+    linear_velocity: FloatVectorProperty(
+        name="Linear Velocity", description="Initial velocity in object space (m/s)", size=3,
+        subtype="VELOCITY", unit="VELOCITY",
+    )
+    angular_velocity: FloatVectorProperty(
+        name="Angular Velocity", description="Initial angular velocity in object space (rad/s)",
+        size=3,
+    )
+    gravity_factor: FloatProperty(
+        name="Gravity Factor", description="Multiplier on gravity for this body (0 floats)",
+        default=1.0, soft_min=-10.0, soft_max=10.0,
+    )
+
+    shape_type: EnumProperty(name="Shape", description="Collision shape", items=SHAPE_ITEMS)
+    shape_role: EnumProperty(
+        name="Role", description="Whether the shape collides or only detects overlaps",
+        items=(("COLLIDER", "Collider", "A solid shape that collides"),
+               ("TRIGGER", "Trigger", "A volume that reports overlaps and does not collide")),
+    )
+    size_mode: EnumProperty(
+        name="Dimensions", description="Where the shape's dimensions come from",
+        items=(("FIT", "Fit to Mesh", "Fitted to the object's evaluated mesh bounds at export"),
+               ("CUSTOM", "Custom", "The values below, in object space")),
+    )
+    box_size: FloatVectorProperty(
+        name="Size", description="Full box extents in object space", size=3,
+        default=(1.0, 1.0, 1.0), min=MIN_SIZE, subtype="XYZ_LENGTH", unit="LENGTH",
+    )
+    radius: FloatProperty(
+        name="Radius", description="Sphere radius", default=0.5, min=MIN_SIZE, unit="LENGTH",
+    )
+    height: FloatProperty(
+        name="Height",
+        description="Capsule: distance between the hemisphere centres. Cylinder: full height",
+        default=1.0, min=MIN_SIZE, unit="LENGTH",
+    )
+    radius_top: FloatProperty(
+        name="Top Radius", description="Radius at the +Z end", default=0.5, min=0.0, unit="LENGTH",
+    )
+    radius_bottom: FloatProperty(
+        name="Bottom Radius", description="Radius at the −Z end", default=0.5, min=0.0,
+        unit="LENGTH",
+    )
+    plane_size: FloatVectorProperty(
+        name="Plane Size", description="Plane extents along X and Y; 0 means infinite", size=2,
+        default=(0.0, 0.0), min=0.0, unit="LENGTH",
+    )
+    plane_double_sided: BoolProperty(
+        name="Double Sided", description="Collide from both sides of the plane",
+    )
+    shape_offset: FloatVectorProperty(
+        name="Offset", description="Shape centre relative to the object origin (custom dimensions)",
+        size=3, subtype="TRANSLATION", unit="LENGTH",
+    )
+    mesh_source: EnumProperty(
+        name="Mesh Source", description="Which mesh a convex hull or triangle mesh uses",
+        items=(("SELF", "This Object", "This object's evaluated mesh"),
+               ("OBJECT", "Other Object", "Another mesh object (a collision proxy)")),
+    )
+    mesh_object: PointerProperty(
+        name="Proxy", description="Mesh object whose geometry is used as the collision mesh",
+        type=bpy.types.Object, poll=_poll_mesh_object,
+    )
+    collision_only: BoolProperty(
+        name="Collision Only",
+        description="Use this object's mesh for collision only: it is not exported as visible "
+        "geometry",
+    )
+    is_compound_trigger: BoolProperty(
+        name="Compound Trigger",
+        description="This object is one trigger made of the trigger shapes of its descendants",
+    )
+    join_compound_trigger: BoolProperty(
+        name="Join Compound Trigger", default=True,
+        description="A trigger shape below a compound trigger is one of its parts",
+    )
+
+    use_material: BoolProperty(
+        name="Physics Material", description="Give the shape friction and restitution values",
+    )
+    static_friction: FloatProperty(
+        name="Static Friction", description="Friction when at rest", default=0.6, min=0.0,
+        soft_max=2.0,
+    )
+    dynamic_friction: FloatProperty(
+        name="Dynamic Friction", description="Friction while sliding", default=0.6, min=0.0,
+        soft_max=2.0,
+    )
+    restitution: FloatProperty(
+        name="Restitution", description="Bounciness: 0 absorbs, 1 bounces back fully",
+        default=0.0, min=0.0, soft_max=1.0,
+    )
+    friction_combine: EnumProperty(
+        name="Friction Combine", description="How two touching shapes' frictions combine",
+        items=COMBINE_ITEMS,
+    )
+    restitution_combine: EnumProperty(
+        name="Restitution Combine", description="How two touching shapes' restitutions combine",
+        items=COMBINE_ITEMS,
+    )
+
+    use_filter: BoolProperty(
+        name="Collision Filter", description="Restrict which collision layers this shape meets",
+    )
+    filter_layers: BoolVectorProperty(
+        name="Layers", description="Collision layers this shape belongs to", size=MAX_LAYERS,
+    )
+    filter_mode: EnumProperty(
+        name="Collides", description="Which layers this shape collides with",
+        items=(("ALL", "With All", "Collide with every layer"),
+               ("ONLY", "Only With", "Collide only with the ticked layers"),
+               ("EXCEPT", "All Except", "Collide with every layer but the ticked ones")),
+    )
+    filter_targets: BoolVectorProperty(
+        name="Targets", description="Layers named by the collide rule", size=MAX_LAYERS,
+    )
+
+
+class GltfPhysicsSceneProperties(bpy.types.PropertyGroup):
+    """Scene-wide physics export settings and collision layers."""
+
+    export_format: EnumProperty(
+        name="Physics Format", description="Which physics extensions the glTF export writes",
+        items=(("KHR", "KHR", "KHR_physics_rigid_bodies + KHR_implicit_shapes"),
+               ("OMI", "OMI", "OMI_physics_body + OMI_physics_shape"),
+               ("NONE", "Off", "Write no physics")),
+    )
+    khr_geometry: EnumProperty(
+        name="KHR Mesh Geometry", description="How KHR colliders reference meshes",
+        items=(("MESH", "Mesh (2026-01)", "geometry.mesh: a direct mesh index"),
+               ("NODE", "Node (2025-10)", "geometry.node: an orphan node carrying the mesh")),
+    )
+    layers: CollectionProperty(type=GltfPhysicsLayerProperties, name="Collision Layers")
+    active_layer: IntProperty(name="Active Layer", description="Selected collision layer")
+
+
+CLASSES = (GltfPhysicsLayerProperties, GltfPhysicsObjectProperties, GltfPhysicsSceneProperties)
+
+
+def register() -> None:
+    """Register the property groups and attach the root pointers."""
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.Object.gltf_physics = PointerProperty(type=GltfPhysicsObjectProperties)
+    bpy.types.Scene.gltf_physics = PointerProperty(type=GltfPhysicsSceneProperties)
+
+
+def unregister() -> None:
+    """Remove the root pointers and the property groups."""
+    del bpy.types.Scene.gltf_physics
+    del bpy.types.Object.gltf_physics
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Object properties → the neutral model (glTF space). Reads bpy data, writes nothing."""
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import bpy
+
+from .. import axes
+from ..model import CollisionFilter, Motion, PhysicsMaterial, Shape
+from .fitting import Fit, fit_shape, local_bounds
+
+OFFSET_EPSILON = 1e-6
+ROUND_SHAPES = frozenset({"CAPSULE", "CYLINDER"})
+#: +90° about X: turns a shape's +Y axis onto Blender's +Z when no Y-up conversion happens.
+Z_ALIGN_XYZW = (0.7071067811865476, 0.0, 0.0, 0.7071067811865476)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapePlacement:
+    """A shape and, when it does not sit at the object origin, its child-node transform."""
+
+    shape: Shape
+    translation: tuple[float, float, float] | None = None
+    rotation: tuple[float, float, float, float] | None = None
+
+    @property
+    def needs_child(self) -> bool:
+        """True when the shape must go on its own child node."""
+        return self.translation is not None or self.rotation is not None
+
+
+def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
+    """The body's motion, or None when the object is not a body."""
+    if props.motion_type == "NONE":
+        return None
+    custom_com = props.center_of_mass_mode == "CUSTOM"
+    custom_inertia = props.inertia_mode == "CUSTOM"
+    return Motion(
+        kind=props.motion_type.lower(),
+        mass=props.mass,
+        center_of_mass=axes.vector_to_gltf(tuple(props.center_of_mass), yup) if custom_com else None,
+        inertia_diagonal=(
+            axes.extent_swap(tuple(props.inertia_diagonal), yup) if custom_inertia else None
+        ),
+        inertia_orientation=(
+            axes.quat_to_gltf(tuple(props.inertia_orientation), yup)
+            if custom_inertia else (0.0, 0.0, 0.0, 1.0)
+        ),
+        linear_velocity=axes.vector_to_gltf(tuple(props.linear_velocity), yup),
+        angular_velocity=axes.vector_to_gltf(tuple(props.angular_velocity), yup),
+        gravity_factor=props.gravity_factor,
+    )
+
+
+def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
+    """The shape's physics material, or None for the engine default."""
+    if not props.use_material:
+        return None
+    return PhysicsMaterial(
+        static_friction=props.static_friction,
+        dynamic_friction=props.dynamic_friction,
+        restitution=props.restitution,
+        friction_combine=props.friction_combine,
+        restitution_combine=props.restitution_combine,
+    )
+
+
+def filter_of(props: bpy.types.PropertyGroup, layer_names: list[str]) -> CollisionFilter | None:
+    """The shape's collision filter, layer bits turned into layer names."""
+    if not props.use_filter:
+        return None
+
+    def names(bits: bpy.types.bpy_prop_array) -> tuple[str, ...]:
+        return tuple(name for name, on in zip(layer_names, bits, strict=False) if on)
+
+    targets = names(props.filter_targets)
+    return CollisionFilter(
+        collision_systems=names(props.filter_layers),
+        collide_with_systems=targets if props.filter_mode == "ONLY" else (),
+        not_collide_with_systems=targets if props.filter_mode == "EXCEPT" else (),
+    )
+
+
+def placement_of(
+    obj: bpy.types.Object, mesh_ref: Hashable | None, yup: bool
+) -> ShapePlacement | None:
+    """The object's shape in glTF space, with its offset; None without a usable shape."""
+    props = obj.gltf_physics
+    kind = props.shape_type
+    if kind in ("CONVEX", "TRIMESH"):
+        if mesh_ref is None:
+            return None
+        return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
+    fit = _dimensions(obj, kind)
+    shape = _analytic(kind, fit, yup, props.plane_double_sided)
+    translation = None
+    if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
+        translation = axes.vector_to_gltf(fit.offset, yup)
+    rotation = Z_ALIGN_XYZW if (not yup and kind in ROUND_SHAPES | {"PLANE"}) else None
+    return ShapePlacement(shape, translation, rotation)
+
+
+def _dimensions(obj: bpy.types.Object, kind: str) -> Fit:
+    props = obj.gltf_physics
+    if props.size_mode == "FIT":
+        bounds = local_bounds(obj)
+        if bounds is not None:
+            return fit_shape(kind, bounds)
+    return Fit(
+        size=tuple(props.box_size), radius=props.radius, height=props.height,
+        radius_top=props.radius_top, radius_bottom=props.radius_bottom,
+        plane_size=tuple(props.plane_size), offset=tuple(props.shape_offset),
+    )
+
+
+def _analytic(kind: str, fit: Fit, yup: bool, double_sided: bool) -> Shape:
+    if kind == "BOX":
+        return Shape("box", size=axes.extent_swap(fit.size, yup))
+    if kind == "SPHERE":
+        return Shape("sphere", radius=fit.radius)
+    if kind in ROUND_SHAPES:
+        return Shape(
+            kind.lower(), height=fit.height, radius_top=fit.radius_top,
+            radius_bottom=fit.radius_bottom,
+        )
+    size_x, size_y = fit.plane_size
+    return Shape(
+        "plane", size_x=size_x or None, size_z=size_y or None, double_sided=double_sided
+    )

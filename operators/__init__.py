@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Operators: thin UI actions over the bridge."""
+
+import bpy
+
+from . import layers, shapes
+
+CLASSES = (*shapes.CLASSES, *layers.CLASSES)
+
+
+def register() -> None:
+    """Register every operator class."""
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+
+
+def unregister() -> None:
+    """Unregister every operator class, in reverse order."""
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Collision layer list operators (scene level)."""
+
+import bpy
+
+from ..io.blender.properties import MAX_LAYERS
+
+
+class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
+    """Add a collision layer to the scene"""
+
+    bl_idname = "gltf_physics.layer_add"
+    bl_label = "Add Collision Layer"
+    bl_options = {"REGISTER", "UNDO"}
+
+    name: bpy.props.StringProperty(name="Name", description="Name of the new layer", default="")
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        settings = context.scene.gltf_physics
+        if len(settings.layers) >= MAX_LAYERS:
+            self.report({"ERROR"}, f"A scene has at most {MAX_LAYERS} collision layers")
+            return {"CANCELLED"}
+        layer = settings.layers.add()
+        layer.name = self.name or f"Layer {len(settings.layers)}"
+        settings.active_layer = len(settings.layers) - 1
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
+    """Remove the active collision layer; objects' layer ticks move up with the list"""
+
+    bl_idname = "gltf_physics.layer_remove"
+    bl_label = "Remove Collision Layer"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        settings = context.scene.gltf_physics
+        return 0 <= settings.active_layer < len(settings.layers)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        settings = context.scene.gltf_physics
+        index = settings.active_layer
+        for obj in context.scene.objects:
+            props = obj.gltf_physics
+            for name in ("filter_layers", "filter_targets"):
+                bits = list(getattr(props, name))
+                setattr(props, name, bits[:index] + bits[index + 1:] + [False])
+        settings.layers.remove(index)
+        settings.active_layer = max(0, index - 1)
+        return {"FINISHED"}
+
+
+CLASSES = (GLTF_PHYSICS_OT_layer_add, GLTF_PHYSICS_OT_layer_remove)

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Shape operators."""
+
+import bpy
+
+from ..io.blender.fitting import apply_fit, fit_shape, local_bounds
+
+ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
+
+
+class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
+    """Fit the shape of the selected objects to their evaluated mesh and keep the values as custom dimensions"""
+
+    bl_idname = "gltf_physics.fit_shape"
+    bl_label = "Fit Now"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        return obj is not None and obj.gltf_physics.shape_type in ANALYTIC
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        targets = {obj for obj in context.selected_objects} | {context.object}
+        fitted, skipped = 0, []
+        for obj in targets:
+            props = obj.gltf_physics
+            bounds = local_bounds(obj)
+            if props.shape_type not in ANALYTIC or bounds is None:
+                skipped.append(obj.name)
+                continue
+            apply_fit(props, fit_shape(props.shape_type, bounds))
+            props.size_mode = "CUSTOM"
+            fitted += 1
+        if skipped:
+            self.report({"WARNING"}, f"No mesh bounds or analytic shape: {', '.join(sorted(skipped))}")
+        self.report({"INFO"}, f"Fitted {fitted} shape(s)")
+        return {"FINISHED"} if fitted else {"CANCELLED"}
+
+
+CLASSES = (GLTF_PHYSICS_OT_fit_shape,)

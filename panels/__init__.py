@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Panels: Object properties → Physics tab, scene layers, and the glTF dialog section."""
+
+import bpy
+
+from . import gltf_dialog, object_panels, scene_panels
+
+CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES)
+
+
+def register() -> None:
+    """Register panels and the glTF export/import dialog section."""
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    gltf_dialog.register(__package__.rpartition(".")[0])
+
+
+def unregister() -> None:
+    """Remove the dialog section and the panels."""
+    gltf_dialog.unregister(__package__.rpartition(".")[0])
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Build scenes through the add-on's properties, export and import them, read the JSON."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import bpy
+
+from tests.support.schemas import load_gltf
+
+
+def mesh_object(name: str, kind: str = "cube", location=(0, 0, 0), size: float = 1.0):
+    """A mesh object built with bmesh primitives (no operators, no context needed)."""
+    import bmesh
+
+    mesh = bpy.data.meshes.new(name)
+    bm = bmesh.new()
+    if kind == "cube":
+        bmesh.ops.create_cube(bm, size=size)
+    elif kind == "sphere":
+        bmesh.ops.create_uvsphere(bm, u_segments=16, v_segments=8, radius=size / 2)
+    elif kind == "cylinder":
+        bmesh.ops.create_cone(
+            bm, cap_ends=True, segments=16, radius1=size / 2, radius2=size / 2, depth=size
+        )
+    elif kind == "monkey":
+        bmesh.ops.create_monkey(bm)
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new(name, mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location = location
+    return obj
+
+
+def empty_object(name: str, location=(0, 0, 0), parent=None):
+    """An Empty linked to the scene."""
+    obj = bpy.data.objects.new(name, None)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location = location
+    obj.parent = parent
+    return obj
+
+
+def set_physics(obj, **values: Any):
+    """Set gltf_physics properties on an object."""
+    for key, value in values.items():
+        setattr(obj.gltf_physics, key, value)
+    return obj
+
+
+def export(path: Path, fmt: str = "KHR", geometry: str = "MESH", **options: Any) -> dict:
+    """Export the current scene with the given physics format and return the parsed JSON."""
+    settings = bpy.context.scene.gltf_physics
+    settings.export_format = fmt
+    settings.khr_geometry = geometry
+    file_format = "GLB" if path.suffix == ".glb" else "GLTF_SEPARATE"
+    bpy.ops.export_scene.gltf(filepath=str(path), export_format=file_format, **options)
+    return load_gltf(path)
+
+
+def import_file(path: Path) -> None:
+    """Import a glTF file into a fresh empty scene."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=str(path))
+
+
+PHYSICS_NAMES = (
+    "OMI_physics_shape", "OMI_physics_body", "KHR_implicit_shapes", "KHR_physics_rigid_bodies",
+)
+
+
+def physics_subtree(gltf: dict) -> dict:
+    """The physics parts of a document, with node indices replaced by node names."""
+    nodes = gltf.get("nodes", [])
+
+    def name_of(index: int) -> str:
+        return nodes[index].get("name", str(index))
+
+    per_node = {}
+    for node in nodes:
+        payload = {k: v for k, v in (node.get("extensions") or {}).items() if k in PHYSICS_NAMES}
+        if payload:
+            per_node[node.get("name")] = _rename_refs(json.loads(json.dumps(payload)), name_of)
+    root = {k: v for k, v in (gltf.get("extensions") or {}).items() if k in PHYSICS_NAMES}
+    return {"root": root, "nodes": per_node}
+
+
+def _rename_refs(payload: Any, name_of) -> Any:
+    if isinstance(payload, dict):
+        out = {}
+        for key, value in payload.items():
+            if key == "nodes" and isinstance(value, list):
+                out[key] = sorted(name_of(v) for v in value)
+            elif key in ("mesh", "node"):
+                out[key] = "<mesh>"
+            else:
+                out[key] = _rename_refs(value, name_of)
+        return out
+    if isinstance(payload, list):
+        return [_rename_refs(v, name_of) for v in payload]
+    return payload
+
+
+def assert_close(a: Any, b: Any, tol: float = 1e-6, path: str = "") -> None:
+    """Structural equality with a numeric tolerance."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
+        for key in a:
+            assert_close(a[key], b[key], tol, f"{path}/{key}")
+    elif isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b), f"{path}: lengths {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_close(x, y, tol, f"{path}/{i}")
+    elif isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        assert abs(a - b) <= tol * max(1.0, abs(a)), f"{path}: {a} != {b}"
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+def assert_valid(path: Path, geometry_node: bool = False) -> None:
+    """The file's physics validates against the official schemas (known defects patched,
+    see tests/support/schemas.py) and the Khronos glTF-Validator reports no errors."""
+    from tests.conftest import ROOT, SHARED
+    from tests.support import gltf_validator
+    from tests.support.schemas import PhysicsSchemaValidator
+
+    gltf = load_gltf(path)
+    validator = PhysicsSchemaValidator(SHARED / "specs", node_geometry=geometry_node)
+    assert validator.errors(gltf) == [], f"{path.name}: schema errors"
+    if gltf_validator.is_available(ROOT):
+        report = gltf_validator.validate_file(path, ROOT)
+        assert gltf_validator.error_messages(report) == [], f"{path.name}: glTF-Validator errors"
+    else:  # make test installs it; a bare pytest run may not have it
+        import pytest
+
+        pytest.skip("node_modules/gltf-validator missing: run make test")
+
+
+def build_showcase(scene=None) -> dict:
+    """A scene using every authoring feature; returns the objects by name."""
+    scene = scene or bpy.context.scene
+    settings = scene.gltf_physics
+    for name in ("Props", "Players"):
+        settings.layers.add().name = name
+    objs = {}
+    floor = mesh_object("Floor", "cube", (0, 0, -0.1))
+    floor.scale = (10, 10, 0.2)
+    objs["Floor"] = set_physics(
+        floor, motion_type="STATIC", shape_type="BOX", use_material=True, static_friction=0.9,
+        dynamic_friction=0.8, friction_combine="maximum",
+    )
+    box = mesh_object("Box", "cube", (0, 0, 3))
+    box.rotation_euler = (0.3, 0.2, 0.1)
+    objs["Box"] = set_physics(
+        box, motion_type="DYNAMIC", shape_type="BOX", mass=2.5, linear_velocity=(1, 2, 3),
+        angular_velocity=(0.1, 0.2, 0.3), gravity_factor=0.5, center_of_mass_mode="CUSTOM",
+        center_of_mass=(0.1, 0.2, 0.3), inertia_mode="CUSTOM", inertia_diagonal=(1, 2, 3),
+        inertia_orientation=(0.9238795, 0.3826834, 0, 0), use_material=True, restitution=0.7,
+        restitution_combine="maximum", use_filter=True, filter_layers=[True] + [False] * 31,
+        filter_mode="ONLY", filter_targets=[True, True] + [False] * 30,
+    )
+    ball = mesh_object("Ball", "sphere", (2, 0, 3))
+    objs["Ball"] = set_physics(
+        ball, motion_type="DYNAMIC", shape_type="SPHERE", use_material=True, restitution=0.7,
+        restitution_combine="maximum",
+    )
+    pill = mesh_object("Pill", "cylinder", (4, 0, 3))
+    objs["Pill"] = set_physics(
+        pill, motion_type="KINEMATIC", shape_type="CAPSULE", size_mode="CUSTOM", height=1.2,
+        radius_top=0.3, radius_bottom=0.4,
+    )
+    can = mesh_object("Can", "cylinder", (6, 0, 3))
+    objs["Can"] = set_physics(can, motion_type="DYNAMIC", shape_type="CYLINDER", mass=0.3)
+    hull = mesh_object("Hull", "monkey", (8, 0, 3))
+    objs["Hull"] = set_physics(hull, motion_type="DYNAMIC", shape_type="CONVEX")
+    prop = mesh_object("Prop", "monkey", (10, 0, 0))
+    objs["Prop"] = set_physics(prop, shape_type="TRIMESH", use_filter=True,
+                               filter_layers=[False, True] + [False] * 30,
+                               filter_mode="EXCEPT", filter_targets=[True] + [False] * 31)
+    proxy = mesh_object("PropProxy", "cube", (10, 0, 0))
+    proxy.parent = prop
+    proxy.location = (0, 0, 0)
+    objs["PropProxy"] = set_physics(proxy, collision_only=True)
+    shell = mesh_object("Shell", "sphere", (12, 0, 0))
+    objs["Shell"] = set_physics(
+        shell, motion_type="DYNAMIC", shape_type="CONVEX", mesh_source="OBJECT", mesh_object=proxy,
+    )
+    zone = empty_object("Zone", (0, 6, 1))
+    objs["Zone"] = set_physics(
+        zone, shape_type="BOX", shape_role="TRIGGER", size_mode="CUSTOM", box_size=(4, 2, 1),
+        shape_offset=(0, 0, 0.5), use_filter=True, filter_layers=[False, True] + [False] * 30,
+    )
+    group = empty_object("Gate", (0, -6, 0))
+    objs["Gate"] = set_physics(group, is_compound_trigger=True)
+    for i, x in enumerate((-1, 1)):
+        post = empty_object(f"GatePost{i}", (x, 0, 1), parent=group)
+        objs[post.name] = set_physics(
+            post, shape_type="CYLINDER", shape_role="TRIGGER", size_mode="CUSTOM", height=2,
+            radius_top=0.2, radius_bottom=0.2,
+        )
+    cart = empty_object("Cart", (-6, 0, 1))
+    objs["Cart"] = set_physics(cart, motion_type="DYNAMIC", mass=20)
+    for i, x in enumerate((-0.5, 0.5)):
+        part = mesh_object(f"CartPart{i}", "cube", (x, 0, 0))
+        part.parent = cart
+        objs[part.name] = set_physics(part, shape_type="BOX")
+    return objs
