@@ -90,7 +90,7 @@ class PhysicsImportExtension:
             return proxy
 
         for index, physics in self.physics.nodes.items():
-            obj = _object_of(gltf, index)
+            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "node has no object; skipped")
                 continue
@@ -99,7 +99,17 @@ class PhysicsImportExtension:
                 lambda owner, name: _child(owner, name, None),
             )
         self._mark_compound_members(gltf)
-        self._remove_geometry_orphans(gltf)
+
+    def gather_import_scene_after_animation_hook(
+        self, gltf_scene: Any, blender_scene: Any, gltf: Any
+    ) -> None:
+        """Remove the objects made for KHR geometry.node orphans (after animations exist)."""
+        try:
+            if self.view is not None and self.physics.nodes:
+                self._remove_geometry_orphans(gltf)
+        except Exception as exc:  # noqa: BLE001 - never abort the import
+            LOG.exception("removing geometry nodes failed")
+            self.report.warn("import-failed", "", f"orphan geometry nodes kept: {exc}")
 
     def _remove_geometry_orphans(self, gltf: Any) -> None:
         """Delete objects the importer made for KHR `geometry.node` targets outside every scene.
@@ -118,6 +128,7 @@ class PhysicsImportExtension:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
                 bpy.data.objects.remove(obj)
+                gltf.vnodes.pop(index, None)  # the importer selects every vnode's object next
 
     def _mark_compound_members(self, gltf: Any) -> None:
         """Descendant triggers that a compound trigger does not list stay out of it."""
@@ -162,6 +173,22 @@ def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:
     vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
     obj = getattr(vnode, "blender_object", None)
     return obj if isinstance(obj, bpy.types.Object) else None
+
+
+def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | None:
+    """An Empty that follows the bone made from node `index`, to carry its physics."""
+    vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
+    bone_name = getattr(vnode, "blender_bone_name", None)
+    arma_vnode = gltf.vnodes.get(getattr(vnode, "bone_arma", None))
+    armature = getattr(arma_vnode, "blender_object", None)
+    if bone_name is None or armature is None or bone_name not in armature.pose.bones:
+        return None
+    empty = _child(armature, bone_name, None)
+    empty.parent_type = "BONE"
+    empty.parent_bone = bone_name
+    empty.matrix_world = armature.matrix_world @ armature.pose.bones[bone_name].matrix
+    report.info("bone-physics", f"/nodes/{index}", f"physics of bone {bone_name} on an Empty")
+    return empty
 
 
 def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:
