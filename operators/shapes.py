@@ -21,7 +21,7 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
         return obj is not None and obj.gltf_physics.shape_type in ANALYTIC
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        targets = {obj for obj in context.selected_objects} | {context.object}
+        targets = set(context.selected_objects) | {context.object}
         fitted, skipped = 0, []
         for obj in targets:
             props = obj.gltf_physics

@@ -30,7 +30,9 @@ class GLTF_PHYSICS_PT_scene(bpy.types.Panel):
         row.prop(settings, "khr_geometry")
         layout.label(text="Collision Layers")
         row = layout.row()
-        row.template_list("GLTF_PHYSICS_UL_layers", "", settings, "layers", settings, "active_layer")
+        row.template_list(
+            "GLTF_PHYSICS_UL_layers", "", settings, "layers", settings, "active_layer"
+        )
         column = row.column(align=True)
         column.operator("gltf_physics.layer_add", icon="ADD", text="")
         column.operator("gltf_physics.layer_remove", icon="REMOVE", text="")

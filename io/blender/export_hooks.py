@@ -76,7 +76,9 @@ class PhysicsExportExtension:
             ):
                 vnode.keep_tag = False
 
-    def gather_node_mesh_hook(self, hook_obj: Any, blender_object: Any, export_settings: dict) -> None:
+    def gather_node_mesh_hook(
+        self, hook_obj: Any, blender_object: Any, export_settings: dict
+    ) -> None:
         """Skip the visible mesh of collision-only objects."""
         if (
             self.format != "NONE" and isinstance(blender_object, bpy.types.Object)
@@ -169,7 +171,10 @@ class PhysicsExportExtension:
         """Park the collision meshes (and orphan mesh nodes) where the traversal writes them."""
         meshes = [m for m in self.built_meshes.values() if m is not None]
         if self.format == "KHR" and self.geometry_form == "node":
-            self.mesh_nodes = {id(m): gltf_compat.new_mesh_node(f"{m.name}.physicsMesh", m) for m in self._mesh_refs()}
+            self.mesh_nodes = {
+                id(m): gltf_compat.new_mesh_node(f"{m.name}.physicsMesh", m)
+                for m in self._mesh_refs()
+            }
             parked: dict[str, list] = {"nodes": list(self.mesh_nodes.values())}
         else:
             parked = {"meshes": meshes}

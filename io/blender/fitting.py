@@ -38,14 +38,8 @@ def fit_shape(shape_type: str, bounds: tuple[tuple[float, ...], tuple[float, ...
     ex, ey, ez = (max(hi[i] - lo[i], MIN_SIZE) for i in range(3))
     center = tuple((hi[i] + lo[i]) / 2 for i in range(3))
     round_radius = max(ex, ey) / 2
-    if shape_type == "SPHERE":
-        radius = max(ex, ey, ez) / 2
-    else:
-        radius = round_radius
-    if shape_type == "CAPSULE":
-        height = max(ez - 2 * round_radius, MIN_SIZE)
-    else:
-        height = ez
+    radius = max(ex, ey, ez) / 2 if shape_type == "SPHERE" else round_radius
+    height = max(ez - 2 * round_radius, MIN_SIZE) if shape_type == "CAPSULE" else ez
     if shape_type == "PLANE":
         center = (center[0], center[1], hi[2])  # the plane sits on top of the bounds
     return Fit(

@@ -107,7 +107,7 @@ class PhysicsImportExtension:
         try:
             if self.view is not None and self.physics.nodes:
                 self._remove_geometry_orphans(gltf)
-        except Exception as exc:  # noqa: BLE001 - never abort the import
+        except Exception as exc:  # never abort the import
             LOG.exception("removing geometry nodes failed")
             self.report.warn("import-failed", "", f"orphan geometry nodes kept: {exc}")
 

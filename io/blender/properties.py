@@ -22,7 +22,7 @@ MAX_LAYERS = 32
 MIN_SIZE = 1e-4
 
 MOTION_ITEMS = (
-    ("NONE", "None", "Not a rigid body (a shape here belongs to the nearest body above, or is static)"),
+    ("NONE", "None", "Not a body: a shape here joins the nearest body above, or is static"),
     ("STATIC", "Static", "A body that never moves"),
     ("KINEMATIC", "Kinematic", "Moved by animation or code, pushes dynamic bodies"),
     ("DYNAMIC", "Dynamic", "Simulated: falls, collides and reacts to forces"),

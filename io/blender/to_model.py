@@ -39,7 +39,9 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
     return Motion(
         kind=props.motion_type.lower(),
         mass=props.mass,
-        center_of_mass=axes.vector_to_gltf(tuple(props.center_of_mass), yup) if custom_com else None,
+        center_of_mass=(
+            axes.vector_to_gltf(tuple(props.center_of_mass), yup) if custom_com else None
+        ),
         inertia_diagonal=(
             axes.extent_swap(tuple(props.inertia_diagonal), yup) if custom_inertia else None
         ),

@@ -167,7 +167,9 @@ def decode_material(value: Json, where: str, read: JsonReader) -> PhysicsMateria
         static_friction=read.number(obj, "staticFriction", where, 0.6, minimum=0.0),
         dynamic_friction=read.number(obj, "dynamicFriction", where, 0.6, minimum=0.0),
         restitution=read.number(obj, "restitution", where, 0.0, minimum=0.0),
-        friction_combine=read.choice(obj, "frictionCombine", where, COMBINE_MODES, "average"),  # type: ignore[arg-type]
+        friction_combine=read.choice(  # type: ignore[arg-type]
+            obj, "frictionCombine", where, COMBINE_MODES, "average"
+        ),
         restitution_combine=read.choice(  # type: ignore[arg-type]
             obj, "restitutionCombine", where, COMBINE_MODES, "average"
         ),
@@ -204,7 +206,8 @@ def decode_pool(
     """Decode every entry of a root array (bad entries become None, reported)."""
     if ext is None:
         return []
-    return [decode(v, f"{where}/{key}/{i}", read) for i, v in enumerate(read.array(ext, key, where))]
+    items = read.array(ext, key, where)
+    return [decode(v, f"{where}/{key}/{i}", read) for i, v in enumerate(items)]
 
 
 # -- motion fields shared by both formats ---------------------------------------------------

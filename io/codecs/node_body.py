@@ -147,7 +147,9 @@ class NodeEncoder:
         nodes = [self.resolve_node(ref) for ref in trigger.nodes]
         kept = [n for n in nodes if n is not None]
         if len(kept) < len(nodes):
-            self.report.warn("trigger-member-missing", where, "compound trigger members not exported")
+            self.report.warn(
+                "trigger-member-missing", where, "compound trigger members not exported"
+            )
         if not kept:
             self.report.warn("trigger-empty", where, "compound trigger without members skipped")
             return None

@@ -67,7 +67,8 @@ def test_showcase_exports_valid_physics(clean_scene, tmp_path, fmt, geometry):
     # Ball and Box share one material (restitution 0.7, maximum): pooled once.
     root = gltf["extensions"]["OMI_physics_body" if fmt == "OMI" else "KHR_physics_rigid_bodies"]
     assert len(root["physicsMaterials"]) == 2
-    assert _body(nodes["Ball"], fmt)["collider"]["physicsMaterial"] == box["collider"]["physicsMaterial"]
+    ball = _body(nodes["Ball"], fmt)
+    assert ball["collider"]["physicsMaterial"] == box["collider"]["physicsMaterial"]
     filters = root["collisionFilters"]
     box_filter = filters[box["collider"]["collisionFilter"]]
     assert box_filter == {"collisionSystems": ["Props"], "collideWithSystems": ["Props", "Players"]}

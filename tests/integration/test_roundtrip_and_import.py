@@ -12,7 +12,8 @@ from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
 needs_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(), reason=f"shared corpus not found at {CORPUS} (../shared beside the checkout)"
+    not CORPUS.is_dir(),
+    reason=f"shared corpus not found at {CORPUS} (../shared beside the checkout)",
 )
 
 
@@ -57,7 +58,9 @@ def _import_counts(path):
         "meshes": sum(1 for o in objs if o.type == "MESH" and not o.gltf_physics.collision_only),
         "objects": {o.name for o in objs if not o.gltf_physics.collision_only},
         "bodies": sum(1 for o in objs if o.gltf_physics.motion_type != "NONE"),
-        "shapes": sorted(o.gltf_physics.shape_type for o in objs if o.gltf_physics.shape_type != "NONE"),
+        "shapes": sorted(
+            o.gltf_physics.shape_type for o in objs if o.gltf_physics.shape_type != "NONE"
+        ),
     }
 
 
@@ -65,7 +68,8 @@ def _corpus_files():
     if not CORPUS.is_dir():
         return []
     folders = ("omi/current/OMI_physics_shape", "omi/current/OMI_physics_body", "khr/samples")
-    return sorted(p for f in folders for p in (CORPUS / f).rglob("*.gl*") if p.suffix in (".gltf", ".glb"))
+    files = (p for f in folders for p in (CORPUS / f).rglob("*.gl*"))
+    return sorted(p for p in files if p.suffix in (".gltf", ".glb"))
 
 
 def _expected_shapes(path):

@@ -80,8 +80,7 @@ def load_gltf(path: Path) -> Json:
     chunk_length, chunk_type = struct.unpack_from("<II", data, 12)
     if chunk_type != GLB_JSON_CHUNK:
         raise ValueError(f"{path}: the first GLB chunk is not JSON")
-    document = json.loads(data[20 : 20 + chunk_length].decode("utf-8"))
-    return document
+    return json.loads(data[20 : 20 + chunk_length].decode("utf-8"))
 
 
 class PhysicsSchemaValidator:
