@@ -14,7 +14,12 @@ MAX_LIST = 1_000_000  # a bound on any list read from a file, checked before cop
 
 
 def _is_number(value: Json) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
 
 
 class JsonReader:

@@ -249,6 +249,7 @@ def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) 
         # Godot writes the orientation under the diagonal's key.
         read.report.warn("godot-inertia", where, "4-element inertiaDiagonal read as orientation")
         fields["inertia_orientation"] = read.vector(obj, "inertiaDiagonal", where, 4) or IDENTITY
+        fields["inertia_diagonal"] = None
     else:
         fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3, minimum=0.0)
         orientation = read.vector(obj, "inertiaOrientation", where, 4)
