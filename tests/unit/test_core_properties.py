@@ -143,12 +143,14 @@ def motions(draw: st.DrawFn) -> Motion:
     )
 
 
+def triggers(planes: bool) -> st.SearchStrategy[Trigger]:
+    return st.builds(Trigger, shapes(planes), st.just(()), st.none() | filters())
+
+
 def node_physics(planes: bool) -> st.SearchStrategy[NodePhysics]:
-    shape = shapes(planes)
-    collider = st.builds(Collider, shape, st.none() | MATERIALS, st.none() | filters())
-    trigger = st.builds(Trigger, shape, st.just(()), st.none() | filters())
+    collider = st.builds(Collider, shapes(planes), st.none() | MATERIALS, st.none() | filters())
     return st.builds(
-        NodePhysics, st.none() | motions(), st.none() | collider, st.none() | trigger
+        NodePhysics, st.none() | motions(), st.none() | collider, st.none() | triggers(planes)
     )
 
 
@@ -157,9 +159,13 @@ def scenes(draw: st.DrawFn, planes: bool = True) -> PhysicsScene:
     """Node 0 is the parent of every other node; it may be a compound trigger over them."""
     children = draw(st.lists(node_physics(planes), min_size=1, max_size=MAX_CHILDREN))
     root = draw(node_physics(planes))
-    members = [i for i, p in enumerate(children, 1) if p.trigger is not None]
-    if members and draw(st.booleans()):
-        chosen = draw(st.lists(st.sampled_from(members), min_size=1, unique=True))
+    if draw(st.booleans()):  # every child a shape trigger, some of them compound members
+        children = [
+            p if p.trigger is not None else dataclasses.replace(p, trigger=draw(triggers(planes)))
+            for p in children
+        ]
+        members = st.sampled_from(range(1, len(children) + 1))
+        chosen = draw(st.lists(members, min_size=1, unique=True))  # in any order
         root = dataclasses.replace(root, trigger=Trigger(nodes=tuple(chosen)))
     return PhysicsScene({0: root, **dict(enumerate(children, 1))})
 
@@ -326,63 +332,101 @@ def test_canon_is_idempotent_and_close(value: float) -> None:
 # -- property: decoding is total -----------------------------------------------------------------
 
 EXTENSIONS = (omi.SHAPE_EXT, omi.BODY_EXT, khr.SHAPES_EXT, khr.BODIES_EXT)
-# "inertiaDiagonal" is left out: a 4-element one raises KeyError (the xfail tests
-# test_omi_godot_four_element_inertia_diagonal_is_an_orientation and
-# test_godot_inertia_never_raises). Integers are bounded for the same reason: one too large
-# for a float raises OverflowError (test_integer_too_large_for_a_float_is_reported).
+SHAPE_WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane")
+WORDS = (*SHAPE_WORDS, "static", "kinematic", "dynamic", "average", "minimum", "maximum",
+         "multiply", "torus")
+MOTION_KEYS = ("type", "isKinematic", "mass", "centerOfMass", "inertiaDiagonal",
+               "inertiaOrientation", "linearVelocity", "angularVelocity", "gravityFactor")
+SHAPE_KEYS = ("size", "radius", "height", "radiusTop", "radiusBottom", "sizeX", "sizeZ",
+              "doubleSided", "mesh")
+MATERIAL_KEYS = ("staticFriction", "dynamicFriction", "restitution", "frictionCombine",
+                 "restitutionCombine")
+FILTER_KEYS = ("collisionSystems", "collideWithSystems", "notCollideWithSystems")
 PHYSICS_KEYS = (
-    "type", "shape", "shapes", "motion", "collider", "trigger", "nodes", "geometry", "mesh",
-    "node", "radius", "height", "size", "radiusTop", "radiusBottom", "sizeX", "sizeZ",
-    "doubleSided", "convexHull", "isKinematic", "mass", "centerOfMass", "inertiaOrientation",
-    "linearVelocity", "angularVelocity", "gravityFactor", "physicsMaterial", "collisionFilter",
-    "physicsMaterials", "collisionFilters", "staticFriction", "dynamicFriction", "restitution",
-    "frictionCombine", "restitutionCombine", "collisionSystems", "collideWithSystems",
-    "notCollideWithSystems", "box", "sphere", "capsule", "cylinder", "convex", "trimesh",
-    "plane",
+    *EXTENSIONS, *SHAPE_WORDS, *MOTION_KEYS, *SHAPE_KEYS, *MATERIAL_KEYS, *FILTER_KEYS,
+    "shape", "shapes", "motion", "collider", "trigger", "nodes", "geometry", "node",
+    "convexHull", "physicsMaterial", "collisionFilter", "physicsMaterials", "collisionFilters",
+    "children",
 )
-WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane", "static",
-         "kinematic", "dynamic", "average", "minimum", "maximum", "multiply")
+NUMBERS = (
+    st.integers(-2, 4) | st.integers() | st.just(10**400) | st.floats()
+    | st.floats(-4.0, 4.0) | st.booleans()
+)
 KEYS = st.sampled_from(PHYSICS_KEYS) | st.text(max_size=4)
-SCALARS = (
-    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.integers(-2, 4)
-    | st.floats() | st.text(max_size=4) | st.sampled_from(WORDS)
-)
+SCALARS = st.none() | NUMBERS | st.text(max_size=4) | st.sampled_from(WORDS)
 JSON = st.recursive(
     SCALARS,
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=6),
     max_leaves=25,
 )
-OBJECTS = st.dictionaries(KEYS, JSON, max_size=6)
-BLOCK = OBJECTS | JSON
-NODE_PAYLOADS = st.fixed_dictionaries(
-    {}, optional={"motion": BLOCK, "collider": BLOCK, "trigger": BLOCK}
-) | JSON
-ROOT_PAYLOADS = st.fixed_dictionaries(
-    {}, optional={"shapes": st.lists(OBJECTS | JSON, max_size=4) | JSON,
-                  "physicsMaterials": st.lists(BLOCK, max_size=3) | JSON,
-                  "collisionFilters": st.lists(BLOCK, max_size=3) | JSON},
-) | JSON
+VALUES = NUMBERS | st.lists(NUMBERS, min_size=2, max_size=5) | st.sampled_from(WORDS) | JSON
+VECTORS = st.lists(NUMBERS, min_size=3, max_size=4)
+
+
+def mostly(draw: st.DrawFn, structured: st.SearchStrategy[Any]) -> Any:
+    """Usually a value of `structured`; one time in eight arbitrary JSON instead."""
+    return draw(JSON) if draw(st.integers(0, 7)) == 0 else draw(structured)
+
+
+@st.composite
+def some_of(
+    draw: st.DrawFn, keys: tuple[str, ...], value: st.SearchStrategy[Any] = VALUES
+) -> Any:
+    """Mostly objects with any subset of the real keys, each holding anything."""
+    return mostly(draw, st.fixed_dictionaries({}, optional=dict.fromkeys(keys, value)))
+
+
+@st.composite
+def node_payloads(draw: st.DrawFn) -> Any:
+    geometry = some_of(("shape", "mesh", "node", "convexHull"))
+    index = st.integers(-1, 3) | VALUES
+    collider = some_of(("shape", "geometry", "physicsMaterial", "collisionFilter"),
+                       index | geometry | st.just({}))
+    trigger = st.just({}) | some_of(("shape", "geometry", "nodes", "collisionFilter"),
+                                    index | geometry | st.lists(index, max_size=4))
+    motion = some_of(MOTION_KEYS, VECTORS | VALUES)
+    return mostly(draw, st.fixed_dictionaries(
+        {}, optional={"motion": motion, "collider": collider, "trigger": trigger}
+    ))
+
+
+@st.composite
+def shape_entries(draw: st.DrawFn) -> Any:
+    kind = draw(st.sampled_from(WORDS) | JSON)
+    sub = some_of(SHAPE_KEYS, VECTORS | VALUES)
+    return mostly(draw, st.fixed_dictionaries(
+        {"type": st.just(kind)}, optional=dict.fromkeys((*SHAPE_WORDS, "torus"), sub)
+    ))
+
+
+@st.composite
+def root_payloads(draw: st.DrawFn) -> Any:
+    strings = st.lists(st.text(max_size=2) | JSON, max_size=3) | JSON
+    return mostly(draw, st.fixed_dictionaries({}, optional={
+        "shapes": st.lists(shape_entries(), max_size=4) | JSON,
+        "physicsMaterials": st.lists(some_of(MATERIAL_KEYS), max_size=3) | JSON,
+        "collisionFilters": st.lists(some_of(FILTER_KEYS, strings), max_size=3) | JSON,
+    }))
 
 
 @st.composite
 def documents(draw: st.DrawFn) -> dict[str, Any]:
+    """Mostly glTF-shaped documents whose physics payloads hold arbitrary JSON."""
     count = draw(st.integers(0, 5))
+    names = st.sampled_from(EXTENSIONS)
     nodes: list[Any] = []
     for _ in range(count):
         node: dict[str, Any] = {
-            "extensions": draw(st.dictionaries(st.sampled_from(EXTENSIONS), NODE_PAYLOADS,
-                                               max_size=2) | JSON),
+            "extensions": mostly(draw, st.dictionaries(names, node_payloads(), max_size=2)),
+            "children": mostly(draw, st.lists(st.integers(-1, count), max_size=4)),
         }
         if draw(st.booleans()):
-            node["children"] = draw(st.lists(st.integers(-1, count), max_size=4) | JSON)
-        if draw(st.booleans()):
-            node["mesh"] = draw(st.integers(-1, 3) | JSON)
-        nodes.append(draw(st.just(node) | JSON))
+            node["mesh"] = mostly(draw, st.integers(-1, 3))
+        nodes.append(mostly(draw, st.just(node)))
     return {
         "nodes": nodes,
-        "meshes": draw(st.lists(st.just({}), max_size=3) | JSON),
-        "extensions": draw(st.dictionaries(st.sampled_from(EXTENSIONS), ROOT_PAYLOADS,
-                                           max_size=4) | JSON),
+        "meshes": mostly(draw, st.lists(st.just({}), max_size=3)),
+        "extensions": mostly(draw, st.dictionaries(names, root_payloads(), max_size=4)),
     }
 
 
@@ -414,3 +458,48 @@ def test_decoding_arbitrary_json_never_raises(gltf: dict[str, Any]) -> None:
     assert all(issue.where.startswith("/") and issue.message for issue in report.issues)
     for fmt in FORMATS:  # whatever was read can be written again
         encode(fmt, scene, Report())
+
+
+@st.composite
+def child_graphs(draw: st.DrawFn) -> tuple[list[list[int]], list[bool]]:
+    """Arbitrary `children` lists (cycles, self loops, repeats, bad indices) over a few nodes."""
+    count = draw(st.integers(1, 8))
+    children = [draw(st.lists(st.integers(-2, count + 1), max_size=4)) for _ in range(count)]
+    triggers = draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    return children, triggers
+
+
+def reachable(children: list[list[int]], start: int) -> set[int]:
+    seen, todo = {start}, [start]
+    while todo:
+        for child in children[todo.pop()]:
+            if 0 <= child < len(children) and child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen - {start}
+
+
+@SETTINGS
+@given(graph=child_graphs())
+def test_implicit_compound_trigger_is_every_descendant_shape_trigger(
+    graph: tuple[list[list[int]], list[bool]],
+) -> None:
+    children, shape_trigger = graph
+    nodes = []
+    for i, kids in enumerate(children):
+        if i == 0:
+            payload: dict[str, Any] = {"trigger": {}}
+        else:
+            payload = {"trigger": {"shape": 0}} if shape_trigger[i] else {"collider": {"shape": 0}}
+        nodes.append({"children": kids, "extensions": {omi.BODY_EXT: payload}})
+    gltf = {"nodes": nodes, "extensions": {omi.SHAPE_EXT: {"shapes": [{"type": "box"}]}}}
+    report = Report()
+    scene = decode(gltf, report)
+    expected = {i for i in reachable(children, 0) if shape_trigger[i]}
+    if expected:
+        members = scene.nodes[0].trigger.nodes
+        assert sorted(members) == sorted(expected)
+        assert "implicit-compound-trigger" in report.codes()
+    else:
+        assert 0 not in scene.nodes
+        assert "trigger-empty" in report.codes()
