@@ -27,7 +27,7 @@ from .common import (
     encode_analytic,
     encode_motion_fields,
 )
-from .node_body import NodeEncoder, Pools, decode_node
+from .node_body import NodeEncoder, Pools, decode_nodes
 
 SHAPES_EXT: Final = "KHR_implicit_shapes"
 BODIES_EXT: Final = "KHR_physics_rigid_bodies"
@@ -81,14 +81,7 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
             written["isKinematic"] = True
         encode_motion_fields(motion, written, nodes.report, where)
         payload["motion"] = written
-    if physics.collider is not None:
-        collider = nodes.collider(physics.collider, where)
-        if collider is not None:
-            payload["collider"] = collider
-    if physics.trigger is not None:
-        trigger = nodes.trigger(physics.trigger, where)
-        if trigger is not None:
-            payload["trigger"] = trigger
+    nodes.shapes_into(physics, where, payload)
     return payload
 
 
@@ -111,18 +104,9 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
     def geometry(obj: Mapping[str, Json], where: str) -> Shape | None:
         return _decode_geometry(obj, where, read, shapes, view)
 
-    scene = PhysicsScene()
-    for index, node in enumerate(view.nodes):
-        if BODIES_EXT not in node.extensions:
-            continue
-        where = f"/nodes/{index}/extensions/{BODIES_EXT}"
-        physics = decode_node(
-            node.extensions[BODIES_EXT], where, read, pools, geometry, view, index,
-            lambda obj, w: _decode_motion(obj, w, read),
-        )
-        if physics is not None:
-            scene.nodes[index] = physics
-    return scene
+    return decode_nodes(
+        view, BODIES_EXT, read, pools, geometry, lambda obj, w: _decode_motion(obj, w, read)
+    )
 
 
 def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:

@@ -14,7 +14,15 @@ from typing import Any
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import Collider, CollisionFilter, NodePhysics, PhysicsMaterial, Shape, Trigger
+from ..model import (
+    Collider,
+    CollisionFilter,
+    NodePhysics,
+    PhysicsMaterial,
+    PhysicsScene,
+    Shape,
+    Trigger,
+)
 from .common import Pool, ResolveRef, encode_filter, encode_material
 
 ReadGeometry = Callable[[Mapping[str, Json], str], "Shape | None"]
@@ -114,6 +122,24 @@ def decode_node(
     return None if physics.is_empty() else physics
 
 
+def decode_nodes(
+    view: DocumentView, extension: str, read: JsonReader, pools: Pools, geometry: ReadGeometry,
+    motion: Callable[[Mapping[str, Json], str], Any],
+) -> PhysicsScene:
+    """Decode `extension` on every node that carries it."""
+    scene = PhysicsScene()
+    for index, node in enumerate(view.nodes):
+        if extension not in node.extensions:
+            continue
+        where = f"/nodes/{index}/extensions/{extension}"
+        physics = decode_node(
+            node.extensions[extension], where, read, pools, geometry, view, index, motion
+        )
+        if physics is not None:
+            scene.nodes[index] = physics
+    return scene
+
+
 @dataclass(slots=True)
 class NodeEncoder:
     """Writes colliders and triggers, pooling materials and filters."""
@@ -154,6 +180,17 @@ class NodeEncoder:
             self.report.warn("trigger-empty", where, "compound trigger without members skipped")
             return None
         return {"nodes": kept}
+
+    def shapes_into(self, physics: NodePhysics, where: str, payload: dict[str, Any]) -> None:
+        """Write the node's collider and trigger (each only when writable) into `payload`."""
+        if physics.collider is not None:
+            collider = self.collider(physics.collider, where)
+            if collider is not None:
+                payload["collider"] = collider
+        if physics.trigger is not None:
+            trigger = self.trigger(physics.trigger, where)
+            if trigger is not None:
+                payload["trigger"] = trigger
 
     def root(self, name: str, out: dict[str, dict[str, Any]]) -> None:
         """Put the non-empty material and filter pools into `out[name]`."""

@@ -27,7 +27,7 @@ from .common import (
     encode_analytic,
     encode_motion_fields,
 )
-from .node_body import NodeEncoder, Pools, decode_node
+from .node_body import NodeEncoder, Pools, decode_nodes
 
 SHAPE_EXT: Final = "OMI_physics_shape"
 BODY_EXT: Final = "OMI_physics_body"
@@ -65,14 +65,7 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         motion: dict[str, Any] = {"type": physics.motion.kind}
         encode_motion_fields(physics.motion, motion, nodes.report, where)
         payload["motion"] = motion
-    if physics.collider is not None:
-        collider = nodes.collider(physics.collider, where)
-        if collider is not None:
-            payload["collider"] = collider
-    if physics.trigger is not None:
-        trigger = nodes.trigger(physics.trigger, where)
-        if trigger is not None:
-            payload["trigger"] = trigger
+    nodes.shapes_into(physics, where, payload)
     return payload
 
 
@@ -112,18 +105,9 @@ def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
         index = read.index(obj, "shape", where, len(shapes))
         return None if index is None else shapes[index]
 
-    scene = PhysicsScene()
-    for index, node in enumerate(view.nodes):
-        if BODY_EXT not in node.extensions:
-            continue
-        where = f"/nodes/{index}/extensions/{BODY_EXT}"
-        physics = decode_node(
-            node.extensions[BODY_EXT], where, read, pools, geometry, view, index,
-            lambda obj, w: _decode_motion(obj, w, read),
-        )
-        if physics is not None:
-            scene.nodes[index] = physics
-    return scene
+    return decode_nodes(
+        view, BODY_EXT, read, pools, geometry, lambda obj, w: _decode_motion(obj, w, read)
+    )
 
 
 def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
