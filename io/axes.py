@@ -39,3 +39,18 @@ def quat_to_blender(q_xyzw: Quat, yup: bool = True) -> tuple[float, float, float
     """A glTF quaternion [x, y, z, w] → a Blender quaternion (w, x, y, z)."""
     x, y, z, w = q_xyzw
     return (w, x, -z, y) if yup else (w, x, y, z)
+
+
+#: Blender joint axis → (glTF axis, sign) when converting to +Y up; the inverse table below.
+_JOINT_TO_GLTF = {0: (0, 1.0), 1: (2, -1.0), 2: (1, 1.0)}
+_JOINT_TO_BLENDER = {0: (0, 1.0), 1: (2, 1.0), 2: (1, -1.0)}
+
+
+def joint_axis_to_gltf(axis: int, yup: bool = True) -> tuple[int, float]:
+    """A joint frame axis index: X → 0, Y → 2 (reversed), Z → 1, with the direction's sign."""
+    return _JOINT_TO_GLTF[axis] if yup else (axis, 1.0)
+
+
+def joint_axis_to_blender(axis: int, yup: bool = True) -> tuple[int, float]:
+    """A glTF joint frame axis index: 0 → X, 1 → Z, 2 → Y (reversed), with the sign."""
+    return _JOINT_TO_BLENDER[axis] if yup else (axis, 1.0)

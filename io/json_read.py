@@ -96,11 +96,12 @@ class JsonReader:
         """An index into an array of `count` items, or None when absent or dangling."""
         if key not in obj:
             return None
-        value = obj[key]
+        return self.index_value(obj[key], f"{where}/{key}", count)
+
+    def index_value(self, value: Json, where: str, count: int) -> int | None:
+        """`value` if it is an index into an array of `count` items, else None (reported)."""
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
-            self.bad(
-                f"{where}/{key}", f"index {value!r} is not in 0..{count - 1}", "bad-index"
-            )
+            self.bad(where, f"index {value!r} is not in 0..{count - 1}", "bad-index")
             return None
         return value
 

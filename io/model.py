@@ -18,6 +18,8 @@ Quat = tuple[float, float, float, float]
 ShapeKind = Literal["box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane"]
 MotionKind = Literal["static", "kinematic", "dynamic"]
 Combine = Literal["average", "minimum", "maximum", "multiply"]
+AxisKind = Literal["linear", "angular"]
+DriveMode = Literal["force", "acceleration"]
 
 SHAPE_KINDS: tuple[ShapeKind, ...] = (
     "box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane",
@@ -25,6 +27,8 @@ SHAPE_KINDS: tuple[ShapeKind, ...] = (
 MESH_SHAPES: frozenset[str] = frozenset({"convex", "trimesh"})
 MOTION_KINDS: tuple[MotionKind, ...] = ("static", "kinematic", "dynamic")
 COMBINE_MODES: tuple[Combine, ...] = ("average", "minimum", "maximum", "multiply")
+AXIS_KINDS: tuple[AxisKind, ...] = ("linear", "angular")
+DRIVE_MODES: tuple[DriveMode, ...] = ("force", "acceleration")
 
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
 IDENTITY: Quat = (0.0, 0.0, 0.0, 1.0)
@@ -103,16 +107,74 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class JointLimit:
+    """Limits the relative motion of two joint frames along or about some axes.
+
+    Axes are indices 0/1/2 of the joint frame. `min`/`max` None mean unbounded; equal
+    values fix the axes. `stiffness` None is a hard limit. A limit may name both axis kinds
+    (the legacy weld form); writers split it.
+    """
+
+    linear_axes: tuple[int, ...] = ()
+    angular_axes: tuple[int, ...] = ()
+    min: float | None = None
+    max: float | None = None
+    stiffness: float | None = None
+    damping: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class JointDrive:
+    """A motor or spring on one axis: stiffness·(position error) + damping·(velocity error)."""
+
+    kind: AxisKind
+    mode: DriveMode
+    axis: int
+    max_force: float | None = None
+    position_target: float | None = None
+    velocity_target: float | None = None
+    stiffness: float = 0.0
+    damping: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class JointSettings:
+    """The shareable part of a joint: its limits and drives."""
+
+    limits: tuple[JointLimit, ...] = ()
+    drives: tuple[JointDrive, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Joint:
+    """A joint on its node: the node's frame (relative to its body) is attached to
+    `connected_node`'s frame (relative to the other body).
+
+    Legacy OMI v1 joints name the two bodies instead (`legacy_bodies`, with
+    `connected_node` None); the node's world transform is then the shared frame.
+    """
+
+    settings: JointSettings
+    connected_node: Hashable | None = None
+    enable_collision: bool = False
+    legacy_bodies: tuple[Hashable, Hashable] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class NodePhysics:
     """Everything physics on one glTF node."""
 
     motion: Motion | None = None
     collider: Collider | None = None
     trigger: Trigger | None = None
+    joint: Joint | None = None
 
     def is_empty(self) -> bool:
         """True when the node carries no physics at all."""
-        return self.motion is None and self.collider is None and self.trigger is None
+        return (
+            self.motion is None and self.collider is None and self.trigger is None
+            and self.joint is None
+        )
 
 
 @dataclass(slots=True)

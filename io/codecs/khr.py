@@ -27,6 +27,7 @@ from .common import (
     encode_analytic,
     encode_motion_fields,
 )
+from .joints import decode_settings
 from .node_body import NodeEncoder, Pools, decode_nodes
 
 SHAPES_EXT: Final = "KHR_implicit_shapes"
@@ -82,6 +83,10 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         encode_motion_fields(motion, written, nodes.report, where)
         payload["motion"] = written
     nodes.shapes_into(physics, where, payload)
+    if physics.joint is not None:
+        joint = nodes.joint(physics.joint, where)
+        if joint is not None:
+            payload["joint"] = joint
     return payload
 
 
@@ -99,6 +104,7 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
     pools = Pools(
         materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
         filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
+        joints=decode_pool(body_ext, "physicsJoints", where_body, read, decode_settings),
     )
 
     def geometry(obj: Mapping[str, Json], where: str) -> Shape | None:

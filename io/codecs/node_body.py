@@ -8,7 +8,7 @@ The two formats differ only in how a collider or trigger names its geometry (`sh
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Report
@@ -17,6 +17,8 @@ from ..json_read import Json, JsonReader
 from ..model import (
     Collider,
     CollisionFilter,
+    Joint,
+    JointSettings,
     NodePhysics,
     PhysicsMaterial,
     PhysicsScene,
@@ -24,6 +26,7 @@ from ..model import (
     Trigger,
 )
 from .common import Pool, ResolveRef, encode_filter, encode_material
+from .joints import decode_node_joint, encode_node_joint, encode_settings
 
 ReadGeometry = Callable[[Mapping[str, Json], str], "Shape | None"]
 WriteGeometry = Callable[[Shape, str], "dict[str, Any] | None"]
@@ -35,6 +38,7 @@ class Pools:
 
     materials: list[PhysicsMaterial | None]
     filters: list[CollisionFilter | None]
+    joints: list[JointSettings | None] = field(default_factory=list)
 
 
 def decode_collider(
@@ -67,7 +71,7 @@ def decode_trigger(
         return None if shape is None else Trigger(shape=shape, filter=flt)
     if "nodes" in obj:
         members = [
-            read.index({"n": n}, "n", f"{where}/nodes/{i}", len(view.nodes))
+            read.index_value(n, f"{where}/nodes/{i}", len(view.nodes))
             for i, n in enumerate(read.array(obj, "nodes", where))
         ]
         nodes = tuple(dict.fromkeys(m for m in members if m is not None and m != node_index))
@@ -100,7 +104,7 @@ def decode_node(
     view: DocumentView, node_index: int,
     motion: Callable[[Mapping[str, Json], str], Any],
 ) -> NodePhysics | None:
-    """A node's motion, collider and trigger; each malformed block is skipped on its own."""
+    """A node's motion, collider, trigger and joint; each malformed block is skipped alone."""
     obj = read.obj(payload, where)
     if obj is None:
         return None
@@ -117,6 +121,11 @@ def decode_node(
     if trigger_obj is not None:
         parts["trigger"] = decode_trigger(
             trigger_obj, f"{where}/trigger", read, pools, geometry, view, node_index
+        )
+    joint_obj = read.obj(obj.get("joint"), f"{where}/joint")
+    if joint_obj is not None:
+        parts["joint"] = decode_node_joint(
+            joint_obj, f"{where}/joint", read, pools.joints, len(view.nodes), node_index
         )
     physics = NodePhysics(**parts)
     return None if physics.is_empty() else physics
@@ -149,6 +158,7 @@ class NodeEncoder:
     geometry: WriteGeometry
     materials: Pool
     filters: Pool
+    joints: Pool = field(default_factory=Pool)
 
     def collider(self, collider: Collider, where: str) -> dict[str, Any] | None:
         """A collider object, or None when it has no writable geometry (reported)."""
@@ -192,13 +202,30 @@ class NodeEncoder:
             if trigger is not None:
                 payload["trigger"] = trigger
 
-    def root(self, name: str, out: dict[str, dict[str, Any]]) -> None:
-        """Put the non-empty material and filter pools into `out[name]`."""
+    def joint(self, joint: Joint, where: str) -> dict[str, Any] | None:
+        """A node joint object with pooled settings; None when it cannot be written."""
+        if joint.connected_node is None:
+            self.report.warn("joint-legacy", where, "a v1 joint must be upgraded first; skipped")
+            return None
+        connected = self.resolve_node(joint.connected_node)
+        if connected is None:
+            self.report.warn("joint-unconnected", where, "connected node not exported; skipped")
+            return None
+        settings = encode_settings(joint.settings)
+        if not settings:
+            self.report.warn("joint-empty", where, "joint without limits or drives skipped")
+            return None
+        return encode_node_joint(joint, self.joints.add(settings), connected)
+
+    def root(self, name: str, out: dict[str, dict[str, Any]], joints: bool = True) -> None:
+        """Put the non-empty material, filter (and joint) pools into `out[name]`."""
         document: dict[str, Any] = {}
         if self.materials.entries:
             document["physicsMaterials"] = self.materials.entries
         if self.filters.entries:
             document["collisionFilters"] = self.filters.entries
+        if joints and self.joints.entries:
+            document["physicsJoints"] = self.joints.entries
         if document:
             out[name] = document
 

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""OMI_physics_shape + OMI_physics_body, current revision (2024-11 onward). Pure.
+"""OMI_physics_shape + OMI_physics_body + OMI_physics_joint, current revision (2024-11 on). Pure.
 
-Spec: ../shared/specs/omi/OMI_physics_{shape,body}. Writes the current layout only;
-reads it plus the quirks still found in current files (digest §4.3, §4.4, §4.7).
+Spec: ../shared/specs/omi/OMI_physics_{shape,body,joint}. Writes the current layout only;
+reads it plus the quirks still found in files (digest §4.3, §4.4, §4.7) and v1 joints (§4.5).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from ..diagnostics import Report
@@ -27,10 +28,18 @@ from .common import (
     encode_analytic,
     encode_motion_fields,
 )
+from .joints import (
+    decode_legacy_node_joint,
+    decode_node_joint,
+    decode_settings,
+    is_legacy_node_joint,
+)
 from .node_body import NodeEncoder, Pools, decode_nodes
+from .omi_legacy import decode_type_revision
 
 SHAPE_EXT: Final = "OMI_physics_shape"
 BODY_EXT: Final = "OMI_physics_body"
+JOINT_EXT: Final = "OMI_physics_joint"
 OMI_SHAPE_TYPES: Final = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
 PLANE_THICKNESS: Final = 0.01
 INFINITE_PLANE: Final = 1000.0
@@ -50,11 +59,20 @@ def encode_omi(
     encoded = Encoded()
     for ref, physics in scene.nodes.items():
         payload = _encode_node(ref, physics, nodes)
-        if payload:
-            encoded.nodes[ref] = {BODY_EXT: payload}
+        joint = None if physics.joint is None else nodes.joint(physics.joint, f"node {ref}")
+        if joint is not None and payload:
+            report.warn("joint-on-body", f"node {ref}",
+                        "OMI wants a joint on its own node; written beside the body")
+        extensions = {BODY_EXT: payload} if payload else {}
+        if joint is not None:
+            extensions[JOINT_EXT] = joint
+        if extensions:
+            encoded.nodes[ref] = extensions
     if shapes.entries:
         encoded.root[SHAPE_EXT] = {"shapes": shapes.entries}
-    nodes.root(BODY_EXT, encoded.root)
+    nodes.root(BODY_EXT, encoded.root, joints=False)
+    if nodes.joints.entries:
+        encoded.root[JOINT_EXT] = {"physicsJoints": nodes.joints.entries}
     return encoded
 
 
@@ -105,9 +123,39 @@ def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
         index = read.index(obj, "shape", where, len(shapes))
         return None if index is None else shapes[index]
 
-    return decode_nodes(
+    scene = decode_nodes(
         view, BODY_EXT, read, pools, geometry, lambda obj, w: _decode_motion(obj, w, read)
     )
+    for index, physics in decode_type_revision(view, BODY_EXT, SHAPE_EXT, read, shapes).items():
+        current = scene.nodes.get(index, NodePhysics())
+        scene.nodes[index] = NodePhysics(
+            current.motion or physics.motion, current.collider or physics.collider,
+            current.trigger or physics.trigger,
+        )
+    _decode_joints(view, read, scene)
+    scene.nodes = dict(sorted(scene.nodes.items()))  # type: ignore[arg-type]
+    return scene
+
+
+def _decode_joints(view: DocumentView, read: JsonReader, scene: PhysicsScene) -> None:
+    """Add OMI_physics_joint node joints (current or v1 layout) to `scene`."""
+    where_root = f"/extensions/{JOINT_EXT}"
+    root = read.obj(view.extension(JOINT_EXT), where_root) or {}
+    settings = decode_pool(root, "physicsJoints", where_root, read, decode_settings)
+    constraints = read.array(root, "constraints", where_root)
+    for index, node in enumerate(view.nodes):
+        if JOINT_EXT not in node.extensions:
+            continue
+        where = f"/nodes/{index}/extensions/{JOINT_EXT}"
+        obj = read.obj(node.extensions[JOINT_EXT], where)
+        if obj is None:
+            continue
+        if is_legacy_node_joint(obj):
+            joint = decode_legacy_node_joint(obj, where, read, constraints, len(view.nodes))
+        else:
+            joint = decode_node_joint(obj, where, read, settings, len(view.nodes), index)
+        if joint is not None:
+            scene.nodes[index] = replace(scene.nodes.get(index, NodePhysics()), joint=joint)
 
 
 def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
@@ -127,10 +175,15 @@ def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) ->
     if obj is None:
         return None
     kind = obj.get("type")
+    if kind == "hull":  # flat shapes of 2023-06 (digest §4.2)
+        kind = "convex"
     if kind not in OMI_SHAPE_TYPES:
         read.bad(where, f"unknown shape type {kind!r}; shape skipped", "unknown-shape")
         return None
-    sub = obj.get(kind, {})
+    flat = kind not in obj and any(key not in ("type", "isTrigger") for key in obj)
+    if flat:
+        read.report.info("flat-shape", where, "flat shape parameters upgraded")
+    sub = obj if flat else obj.get(kind, {})
     if not isinstance(sub, Mapping):
         read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
         sub = {}

@@ -14,6 +14,7 @@ from . import khr, omi
 HANDLED_EXTENSIONS: Final = (
     omi.SHAPE_EXT,
     omi.BODY_EXT,
+    omi.JOINT_EXT,
     khr.SHAPES_EXT,
     khr.BODIES_EXT,
 )

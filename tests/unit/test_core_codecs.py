@@ -724,4 +724,6 @@ def test_decode_document_orders_nodes_by_index() -> None:
 
 
 def test_handled_extensions() -> None:
-    assert set(registry.HANDLED_EXTENSIONS) == {OMI_SHAPE, OMI_BODY, KHR_SHAPES, KHR_BODIES}
+    assert set(registry.HANDLED_EXTENSIONS) == {
+        OMI_SHAPE, OMI_BODY, omi.JOINT_EXT, KHR_SHAPES, KHR_BODIES
+    }

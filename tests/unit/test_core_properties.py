@@ -17,12 +17,18 @@ from gltf_physics.io.codecs.common import Encoded
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.model import (
+    AXIS_KINDS,
     COMBINE_MODES,
+    DRIVE_MODES,
     IDENTITY,
     MOTION_KINDS,
     ZERO3,
     Collider,
     CollisionFilter,
+    Joint,
+    JointDrive,
+    JointLimit,
+    JointSettings,
     Motion,
     NodePhysics,
     PhysicsMaterial,
@@ -154,9 +160,52 @@ def node_physics(planes: bool) -> st.SearchStrategy[NodePhysics]:
     )
 
 
+AXIS_SETS = st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True).map(
+    lambda axes: tuple(sorted(axes))
+)
+
+
+@st.composite
+def joint_limits(draw: st.DrawFn) -> JointLimit:
+    """A limit in written form: one axis kind, sorted axes, min <= max."""
+    axes = draw(AXIS_SETS)
+    linear = draw(st.booleans())
+    low, high = draw(st.none() | SIGNED), draw(st.none() | SIGNED)
+    if low is not None and high is not None and low > high:
+        low, high = high, low
+    return JointLimit(
+        linear_axes=axes if linear else (), angular_axes=() if linear else axes,
+        min=low, max=high, stiffness=draw(st.none() | POSITIVE),
+        damping=draw(st.just(0.0) | POSITIVE),
+    )
+
+
+@st.composite
+def joint_drives(draw: st.DrawFn) -> JointDrive:
+    """A drive in written form: a target exactly when its gain is written."""
+    position = draw(st.none() | SIGNED)
+    velocity = draw(st.none() | SIGNED)
+    return JointDrive(
+        kind=draw(st.sampled_from(AXIS_KINDS)), mode=draw(st.sampled_from(DRIVE_MODES)),
+        axis=draw(st.integers(0, 2)), max_force=draw(st.none() | POSITIVE),
+        position_target=position,
+        velocity_target=velocity,
+        stiffness=0.0 if position is None else draw(st.just(0.0) | POSITIVE),
+        damping=0.0 if velocity is None else draw(st.just(0.0) | POSITIVE),
+    )
+
+
+JOINT_SETTINGS = st.builds(
+    JointSettings,
+    st.lists(joint_limits(), max_size=4).map(tuple),
+    st.lists(joint_drives(), max_size=2).map(tuple),
+).filter(lambda s: bool(s.limits or s.drives))
+
+
 @st.composite
 def scenes(draw: st.DrawFn, planes: bool = True) -> PhysicsScene:
-    """Node 0 is the parent of every other node; it may be a compound trigger over them."""
+    """Node 0 is the parent of every other node; it may be a compound trigger over them.
+    Otherwise some children may be joint nodes connected to another node."""
     children = draw(st.lists(node_physics(planes), min_size=1, max_size=MAX_CHILDREN))
     root = draw(node_physics(planes))
     if draw(st.booleans()):  # every child a shape trigger, some of them compound members
@@ -167,6 +216,14 @@ def scenes(draw: st.DrawFn, planes: bool = True) -> PhysicsScene:
         members = st.sampled_from(range(1, len(children) + 1))
         chosen = draw(st.lists(members, min_size=1, unique=True))  # in any order
         root = dataclasses.replace(root, trigger=Trigger(nodes=tuple(chosen)))
+    else:
+        count = len(children) + 1
+        for i in range(1, count):
+            if draw(st.integers(0, 3)) == 0:
+                others = [n for n in range(count) if n != i]
+                children[i - 1] = NodePhysics(joint=Joint(
+                    draw(JOINT_SETTINGS), draw(st.sampled_from(others)), draw(st.booleans())
+                ))
     return PhysicsScene({0: root, **dict(enumerate(children, 1))})
 
 
@@ -331,7 +388,7 @@ def test_canon_is_idempotent_and_close(value: float) -> None:
 
 # -- property: decoding is total -----------------------------------------------------------------
 
-EXTENSIONS = (omi.SHAPE_EXT, omi.BODY_EXT, khr.SHAPES_EXT, khr.BODIES_EXT)
+EXTENSIONS = (omi.SHAPE_EXT, omi.BODY_EXT, omi.JOINT_EXT, khr.SHAPES_EXT, khr.BODIES_EXT)
 SHAPE_WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "plane")
 WORDS = (*SHAPE_WORDS, "static", "kinematic", "dynamic", "average", "minimum", "maximum",
          "multiply", "torus")
@@ -342,11 +399,17 @@ SHAPE_KEYS = ("size", "radius", "height", "radiusTop", "radiusBottom", "sizeX", 
 MATERIAL_KEYS = ("staticFriction", "dynamicFriction", "restitution", "frictionCombine",
                  "restitutionCombine")
 FILTER_KEYS = ("collisionSystems", "collideWithSystems", "notCollideWithSystems")
+JOINT_KEYS = ("joint", "connectedNode", "enableCollision", "nodeA", "nodeB", "constraints")
+LIMIT_KEYS = ("linearAxes", "angularAxes", "min", "max", "lowerLimit", "upperLimit",
+              "stiffness", "damping")
+DRIVE_KEYS = ("type", "mode", "axis", "maxForce", "positionTarget", "velocityTarget",
+              "stiffness", "damping")
 PHYSICS_KEYS = (
     *EXTENSIONS, *SHAPE_WORDS, *MOTION_KEYS, *SHAPE_KEYS, *MATERIAL_KEYS, *FILTER_KEYS,
     "shape", "shapes", "motion", "collider", "trigger", "nodes", "geometry", "node",
     "convexHull", "physicsMaterial", "collisionFilter", "physicsMaterials", "collisionFilters",
-    "children",
+    "children", *JOINT_KEYS, *LIMIT_KEYS, *DRIVE_KEYS, "physicsJoints", "limits", "drives",
+    "linear", "angular", "force", "acceleration",
 )
 NUMBERS = (
     st.integers(-2, 4) | st.integers() | st.just(10**400) | st.floats()
@@ -385,8 +448,10 @@ def node_payloads(draw: st.DrawFn) -> Any:
     trigger = st.just({}) | some_of(("shape", "geometry", "nodes", "collisionFilter"),
                                     index | geometry | st.lists(index, max_size=4))
     motion = some_of(MOTION_KEYS, VECTORS | VALUES)
+    joint = some_of(JOINT_KEYS, index | st.lists(index | some_of(LIMIT_KEYS), max_size=3))
     return mostly(draw, st.fixed_dictionaries(
-        {}, optional={"motion": motion, "collider": collider, "trigger": trigger}
+        {}, optional={"motion": motion, "collider": collider, "trigger": trigger,
+                      "joint": joint, **dict.fromkeys(JOINT_KEYS[1:], index)}
     ))
 
 
@@ -406,7 +471,20 @@ def root_payloads(draw: st.DrawFn) -> Any:
         "shapes": st.lists(shape_entries(), max_size=4) | JSON,
         "physicsMaterials": st.lists(some_of(MATERIAL_KEYS), max_size=3) | JSON,
         "collisionFilters": st.lists(some_of(FILTER_KEYS, strings), max_size=3) | JSON,
+        "physicsJoints": st.lists(joint_entries(), max_size=3) | JSON,
+        "constraints": st.lists(some_of(LIMIT_KEYS, AXES | VALUES), max_size=3) | JSON,
     }))
+
+
+AXES = st.lists(st.integers(-1, 3) | VALUES, max_size=4)
+
+
+@st.composite
+def joint_entries(draw: st.DrawFn) -> Any:
+    limit = some_of(LIMIT_KEYS, AXES | VALUES)
+    drive = some_of(DRIVE_KEYS, st.sampled_from(("linear", "angular", "force", "acceleration"))
+                    | st.integers(-1, 3) | VALUES)
+    return draw(some_of(("limits", "drives"), st.lists(limit | drive, max_size=3)))
 
 
 @st.composite
@@ -436,6 +514,12 @@ def finite_and_in_range(value: Any, view: DocumentView, path: str = "scene") -> 
         assert 0 <= value.mesh < view.mesh_count, path
     if isinstance(value, Trigger):
         assert all(0 <= n < len(view.nodes) for n in value.nodes), path
+    if isinstance(value, Joint):
+        refs = value.legacy_bodies or (value.connected_node,)
+        assert all(isinstance(n, int) and 0 <= n < len(view.nodes) for n in refs), path
+    if isinstance(value, JointLimit):
+        assert value.linear_axes or value.angular_axes, path
+        assert set(value.linear_axes + value.angular_axes) <= {0, 1, 2}, path
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         for f in dataclasses.fields(value):
             finite_and_in_range(getattr(value, f.name), view, f"{path}.{f.name}")
