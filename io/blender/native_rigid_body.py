@@ -1,0 +1,586 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Simulate gltf_physics bodies with Blender's own rigid body world (Bullet), for previews.
+
+Mapping (≈ marks an approximation):
+- DYNAMIC → ACTIVE with the mass; KINEMATIC → ACTIVE + Animated; STATIC, and a collider with
+  motion None and no body above it → PASSIVE. Damping is 0 (glTF has none).
+- BOX, SPHERE, CAPSULE, CYLINDER → the same Blender shape; CONVEX → CONVEX_HULL and TRIMESH
+  → MESH of the evaluated mesh. Blender sizes a shape from the object's bounds and centres it
+  on the origin, so a shape goes on the body object itself only when that gives exactly the
+  gltf_physics dimensions. Otherwise (custom size, offset, proxy mesh, Empty, shapes on
+  descendants) the body uses Blender's COMPOUND shape made of hidden helper meshes: mesh
+  objects linked only to the rigid body collection (never to a view layer) whose bounds or
+  vertices are the shape, parented to the body.
+- Blender only simulates meshes: a body that is not a mesh (an Empty…) is carried by a hidden
+  helper mesh; the body follows it with a Copy Transforms constraint when dynamic, the helper
+  follows the body otherwise.
+- ≈ Tapered capsules and cylinders are convex hulls; a plane is a 1 m thick box below it
+  (1 km wide when infinite); TRIMESH on a moving body is a GImpact mesh.
+- Triggers never collide: trigger shapes are left out, and a dynamic body without colliders
+  falls but collides with nothing.
+- Material (≈): friction ← dynamic friction, restitution ← restitution; Bullet multiplies
+  the values of touching bodies, combine modes are ignored.
+- Filters: Blender lets two bodies collide when they share one of 20 collision collections.
+  Filter classes that may collide are grouped into cliques, one collection each: exact unless
+  a class that meets others must not meet itself, or more than 20 cliques are needed (the
+  extra ones share the last collection).
+- ≈ A compound body uses its first collider's material and filter (Blender has one per body).
+- ≈ The centre of mass is the body origin, even for offset or compound shapes; Bullet derives
+  the inertia from the shapes (a compound's from its bounding box).
+- Not mapped: initial velocities, gravity factor, custom centre of mass and inertia, joint
+  collisions (connected bodies never collide). Objects that already carry a Blender rigid body
+  of their own are left alone. Joints refer to the helpers of the build they were added
+  after: build, then join.
+"""
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import bmesh
+import bpy
+from mathutils import Matrix, Vector
+
+from ..joints import per_axis_limits
+from .fitting import Fit, fit_shape, local_bounds
+from .joint_bridge import body_of, settings_of
+
+RIGID_BODY_TAG = "gltf_physics_preview_rigid_body"
+CONSTRAINT_TAG = "gltf_physics_preview_constraint"
+HELPER_TAG = "gltf_physics_preview_helper"
+PROXY_TAG = "gltf_physics_preview_proxy"
+WORLD_TAG = "gltf_physics_preview_world"
+FOLLOW_NAME = "gltf_physics preview"
+COLLECTION_COUNT = 20
+TOLERANCE = 1e-5
+PROXY_SIZE = 0.1
+PLANE_THICKNESS = 1.0
+INFINITE_PLANE = 1000.0
+HULL_SEGMENTS = 24
+MESH_SHAPES = {"CONVEX": "CONVEX_HULL", "TRIMESH": "MESH"}
+ANALYTIC_SHAPES = frozenset({"BOX", "SPHERE", "CAPSULE", "CYLINDER"})
+NO_COLLISIONS = (False,) * COLLECTION_COUNT
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewBody:
+    """A gltf_physics body: its object, motion and collider objects (itself and parts)."""
+
+    obj: bpy.types.Object
+    motion: str
+    colliders: tuple[bpy.types.Object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FilterRule:
+    """The collision layers a shape is in and which layers it accepts."""
+
+    layers: frozenset[int] = frozenset()
+    mode: str = "ALL"
+    targets: frozenset[int] = frozenset()
+
+    def allows(self, other: "FilterRule") -> bool:
+        """True when this rule accepts a shape with the other rule's layers."""
+        if self.mode == "ONLY":
+            return bool(self.targets & other.layers)
+        if self.mode == "EXCEPT":
+            return not self.targets & other.layers
+        return True
+
+
+# -- public API ----------------------------------------------------------------------------
+
+
+def build_preview(
+    scene: bpy.types.Scene, objects: Iterable[bpy.types.Object] | None = None
+) -> list[bpy.types.Object]:
+    """Create (or reuse) scene.rigidbody_world and give every gltf_physics body among `objects`
+    (default: all scene objects) a Blender rigid body; returns the objects changed."""
+    world = _ensure_world(scene)
+    bodies = [
+        body for body in find_bodies(scene.objects if objects is None else objects)
+        if body.obj.rigid_body is None or body.obj.get(RIGID_BODY_TAG)
+    ]
+    rules = {body.obj: filter_rule(body.colliders[0].gltf_physics) for body in bodies
+             if body.colliders}
+    collections = collision_collections(rules.values())
+    for body in bodies:
+        _clear_body(world, body.obj)
+        carrier = _carrier(world, body)
+        _configure(carrier.rigid_body, body)
+        has_shape = _add_shapes(world, body, carrier)
+        rule = rules.get(body.obj)
+        carrier.rigid_body.collision_collections = (
+            collections[rule] if has_shape and rule is not None else NO_COLLISIONS
+        )
+    _cover_scene_frames(scene)
+    return [body.obj for body in bodies]
+
+
+def add_joint_constraint(
+    scene: bpy.types.Scene,
+    joint_obj: bpy.types.Object,
+    body_a: bpy.types.Object | None,
+    body_b: bpy.types.Object | None,
+    axis_limits: dict[tuple[str, int], tuple[float, float] | None],
+    collide: bool = False,
+) -> None:
+    """Give `joint_obj` (its world transform is the joint frame) a GENERIC rigid body constraint
+    between body_a and body_b (None: a fixed anchor). Keys are ('linear'|'angular', axis 0/1/2
+    of the joint's local X/Y/Z); a (lower, upper) value limits that axis (0, 0 locks it), None
+    or missing leaves it free. Angles in radians; Bullet keeps the Y range within ±90°.
+    `collide` lets the two bodies collide with each other."""
+    world = _ensure_world(scene)
+    constraints = _ensure_constraints(world)
+    if joint_obj.rigid_body_constraint is None:
+        if joint_obj.name not in constraints.objects:
+            constraints.objects.link(joint_obj)
+        joint_obj[CONSTRAINT_TAG] = True
+    constraint = joint_obj.rigid_body_constraint
+    constraint.type = "GENERIC"
+    constraint.disable_collisions = not collide
+    constraint.object1 = _simulated(world, body_a, joint_obj)
+    constraint.object2 = _simulated(world, body_b, joint_obj)
+    for kind, short in (("linear", "lin"), ("angular", "ang")):
+        for axis, letter in enumerate("xyz"):
+            limits = axis_limits.get((kind, axis))
+            setattr(constraint, f"use_limit_{short}_{letter}", limits is not None)
+            if limits is not None:
+                setattr(constraint, f"limit_{short}_{letter}_lower", limits[0])
+                setattr(constraint, f"limit_{short}_{letter}_upper", limits[1])
+
+
+def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """A constraint for every gltf_physics joint in `scene` whose bodies were built; returns
+    the joint objects. Both frames are the joint object's world frame at the start (≈ an
+    explicit connected frame elsewhere is not honoured); multi-axis ranges are per-axis (≈)."""
+    added = []
+    for obj in scene.objects:
+        props = obj.gltf_physics
+        if props.joint_type == "NONE":
+            continue
+        body_a = body_of(obj)
+        attachment = props.joint_attachment
+        body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
+        if body_a is None and body_b is None:
+            continue
+        limits = per_axis_limits(settings_of(props))
+        add_joint_constraint(scene, obj, body_a, body_b, dict(limits),
+                             props.joint_enable_collision)
+        added.append(obj)
+    return added
+
+
+def remove_preview(scene: bpy.types.Scene) -> None:
+    """Remove every rigid body, constraint and helper build_preview/add_joint_constraint
+    created, and the world if it created it."""
+    world = scene.rigidbody_world
+    collections = [c for c in (world.collection, world.constraints) if c] if world else []
+    for obj in _tagged(scene, CONSTRAINT_TAG):
+        _remove_constraint(scene, obj)
+    for obj in _tagged(scene, PROXY_TAG):
+        _remove_follow(obj)
+    for obj in _tagged(scene, HELPER_TAG):
+        _delete_helper(obj)
+    for obj in _tagged(scene, RIGID_BODY_TAG):
+        _remove_rigid_body(scene, obj)
+    if scene.get(WORLD_TAG):
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_remove()
+        del scene[WORLD_TAG]
+    for collection in collections:
+        if collection.get(HELPER_TAG) and not collection.all_objects:
+            bpy.data.collections.remove(collection)
+
+
+def step(scene: bpy.types.Scene, frames: int) -> None:
+    """Simulate `frames` frames after the current one (at least the cache start).
+
+    Bullet only advances on consecutive frames, so each frame is set in turn; the point cache
+    end is raised to cover them. Works headless: no window or baking needed.
+    """
+    cache = scene.rigidbody_world.point_cache
+    start = max(scene.frame_current, cache.frame_start)
+    if cache.frame_end < start + frames:
+        cache.frame_end = start + frames
+    scene.frame_set(start)
+    for frame in range(start + 1, start + frames + 1):
+        scene.frame_set(frame)
+
+
+# -- bodies and filters ---------------------------------------------------------------------
+
+
+def find_bodies(objects: Iterable[bpy.types.Object]) -> list[PreviewBody]:
+    """The bodies among `objects` worth simulating: those with colliders, or dynamic."""
+    bodies = []
+    for obj in objects:
+        motion = obj.gltf_physics.motion_type
+        if motion != "NONE":
+            bodies.append(PreviewBody(obj, motion, _colliders(obj)))
+        elif _is_collider(obj) and _owner(obj) is None:
+            bodies.append(PreviewBody(obj, "STATIC", (obj,)))
+    return [body for body in bodies if body.colliders or body.motion == "DYNAMIC"]
+
+
+def _is_collider(obj: bpy.types.Object) -> bool:
+    props = obj.gltf_physics
+    return props.shape_type != "NONE" and props.shape_role == "COLLIDER"
+
+
+def _owner(obj: bpy.types.Object) -> bpy.types.Object | None:
+    parent = obj.parent
+    while parent is not None and parent.gltf_physics.motion_type == "NONE":
+        parent = parent.parent
+    return parent
+
+
+def _colliders(body: bpy.types.Object) -> tuple[bpy.types.Object, ...]:
+    found = [body] if _is_collider(body) else []
+    pending = list(body.children)
+    for obj in pending:  # grows while walking: descendants up to the next body
+        if obj.gltf_physics.motion_type == "NONE":
+            found += [obj] if _is_collider(obj) else []
+            pending.extend(obj.children)
+    return tuple(found)
+
+
+def filter_rule(props: bpy.types.PropertyGroup) -> FilterRule:
+    """The shape's filter as layer index sets (no filter: in no layer, accepts all)."""
+    if not props.use_filter:
+        return FilterRule()
+
+    def indices(bits: Iterable[bool]) -> frozenset[int]:
+        return frozenset(i for i, on in enumerate(bits) if on)
+
+    return FilterRule(indices(props.filter_layers), props.filter_mode,
+                      indices(props.filter_targets))
+
+
+def collision_collections(rules: Iterable[FilterRule]) -> dict[FilterRule, tuple[bool, ...]]:
+    """Blender collision collections per rule: one per clique of rules that may collide."""
+    classes = list(dict.fromkeys(rules))
+    bits: dict[FilterRule, set[int]] = {rule: set() for rule in classes}
+    for index, first in enumerate(classes):
+        for second in classes[index:]:
+            if _meet(first, second) and not bits[first] & bits[second]:
+                bit = min(len(set().union(*bits.values())), COLLECTION_COUNT - 1)
+                for rule in _clique(first, second, classes):
+                    bits[rule].add(bit)
+    return {rule: tuple(i in on for i in range(COLLECTION_COUNT)) for rule, on in bits.items()}
+
+
+def _meet(a: FilterRule, b: FilterRule) -> bool:
+    return a.allows(b) and b.allows(a)
+
+
+def _clique(first: FilterRule, second: FilterRule, classes: list[FilterRule]) -> list[FilterRule]:
+    group = list(dict.fromkeys((first, second)))
+    for rule in classes:
+        if rule not in group and _meet(rule, rule) and all(_meet(rule, m) for m in group):
+            group.append(rule)
+    return group
+
+
+# -- world, carriers and settings -------------------------------------------------------
+
+
+def _ensure_world(scene: bpy.types.Scene) -> bpy.types.RigidBodyWorld:
+    if scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_add()
+        scene[WORLD_TAG] = True
+    world = scene.rigidbody_world
+    if world.collection is None:
+        world.collection = _new_collection("RigidBodyWorld")
+    return world
+
+
+def _ensure_constraints(world: bpy.types.RigidBodyWorld) -> bpy.types.Collection:
+    if world.constraints is None:
+        world.constraints = _new_collection("RigidBodyConstraints")
+    return world.constraints
+
+
+def _new_collection(name: str) -> bpy.types.Collection:
+    collection = bpy.data.collections.new(name)
+    collection[HELPER_TAG] = True
+    return collection
+
+
+def _cover_scene_frames(scene: bpy.types.Scene) -> None:
+    cache = scene.rigidbody_world.point_cache
+    cache.frame_start = min(cache.frame_start, scene.frame_start)
+    cache.frame_end = max(cache.frame_end, scene.frame_end)
+
+
+def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Object:
+    """The mesh object Blender simulates for the body: itself, or a hidden proxy."""
+    obj = body.obj
+    if obj.type == "MESH":
+        if obj.name not in world.collection.objects:
+            world.collection.objects.link(obj)  # Blender adds obj.rigid_body
+        obj[RIGID_BODY_TAG] = True
+        return obj
+    proxy = _new_helper(world, f"{obj.name}.preview", _box_mesh((PROXY_SIZE,) * 3), None,
+                        obj.matrix_world)
+    obj[PROXY_TAG] = proxy
+    follower, leader = (obj, proxy) if body.motion == "DYNAMIC" else (proxy, obj)
+    follow = follower.constraints.new("COPY_TRANSFORMS")
+    follow.name = FOLLOW_NAME
+    follow.target = leader
+    return proxy
+
+
+def _simulated(
+    world: bpy.types.RigidBodyWorld, body: bpy.types.Object | None, joint: bpy.types.Object
+) -> bpy.types.Object:
+    """The object Blender simulates for `body`; None gets a fixed, non-colliding anchor."""
+    if body is not None:
+        return body.get(PROXY_TAG) or body
+    anchor = _new_helper(world, f"{joint.name}.anchor", _box_mesh((PROXY_SIZE,) * 3), None,
+                         joint.matrix_world)
+    anchor.rigid_body.type = "PASSIVE"
+    anchor.rigid_body.collision_collections = NO_COLLISIONS
+    return anchor
+
+
+def _configure(settings: bpy.types.RigidBodyObject, body: PreviewBody) -> None:
+    props = body.obj.gltf_physics
+    settings.type = "PASSIVE" if body.motion == "STATIC" else "ACTIVE"
+    settings.kinematic = body.motion == "KINEMATIC"
+    settings.mass = props.mass
+    settings.linear_damping = 0.0
+    settings.angular_damping = 0.0
+    material = next((c.gltf_physics for c in body.colliders if c.gltf_physics.use_material), None)
+    if material is not None:
+        settings.friction = material.dynamic_friction
+        settings.restitution = material.restitution
+
+
+def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
+    """Undo an earlier build of this body (its proxy, helpers and follow constraint)."""
+    proxy = obj.get(PROXY_TAG)
+    carriers = {obj, proxy} if proxy else {obj}
+    _remove_follow(obj)
+    stale = [o for o in world.collection.objects
+             if o.get(HELPER_TAG) and (o in carriers or o.parent in carriers)]
+    for helper in stale:
+        _delete_helper(helper)
+
+
+# -- shapes ---------------------------------------------------------------------------------
+
+
+def shape_dimensions(obj: bpy.types.Object) -> Fit:
+    """The shape's dimensions in object space: fitted to the mesh bounds or custom."""
+    props = obj.gltf_physics
+    bounds = local_bounds(obj) if props.size_mode == "FIT" else None
+    if bounds is not None:
+        return fit_shape(props.shape_type, bounds)
+    return Fit(
+        size=tuple(props.box_size), radius=props.radius, height=props.height,
+        radius_top=props.radius_top, radius_bottom=props.radius_bottom,
+        plane_size=tuple(props.plane_size), offset=tuple(props.shape_offset),
+    )
+
+
+def _add_shapes(
+    world: bpy.types.RigidBodyWorld, body: PreviewBody, carrier: bpy.types.Object
+) -> bool:
+    """Give the carrier its collision shape; False when it has nothing to collide with."""
+    settings = carrier.rigid_body
+    own = _own_shape(body.colliders[0]) if body.colliders == (carrier,) else None
+    if own is not None:
+        settings.collision_shape = own
+        settings.mesh_source = "FINAL"
+        return True
+    helpers = [_part_helper(world, part, body.obj.matrix_world, carrier)
+               for part in body.colliders]
+    helpers = [helper for helper in helpers if helper is not None]
+    for helper in helpers:
+        helper.rigid_body.type = settings.type
+    settings.collision_shape = "COMPOUND" if helpers else "SPHERE"
+    return bool(helpers)
+
+
+def _own_shape(obj: bpy.types.Object) -> str | None:
+    """The Blender shape that, built from the object's own geometry, is the gltf_physics one."""
+    props = obj.gltf_physics
+    kind = props.shape_type
+    if kind in MESH_SHAPES:
+        return MESH_SHAPES[kind] if props.mesh_source == "SELF" else None
+    bounds = local_bounds(obj)
+    if kind not in ANALYTIC_SHAPES or bounds is None:
+        return None
+    fitted = fit_shape(kind, bounds)
+    centred = all(abs(c) < TOLERANCE for c in fitted.offset)
+    same = all(
+        math.isclose(a, b, abs_tol=TOLERANCE)
+        for a, b in zip(_signature(kind, fitted), _signature(kind, shape_dimensions(obj)),
+                        strict=True)
+    )
+    return kind if centred and same else None
+
+
+def _signature(kind: str, fit: Fit) -> tuple[float, ...]:
+    if kind == "BOX":
+        return (*fit.size, *fit.offset)
+    if kind == "SPHERE":
+        return (fit.radius, *fit.offset)
+    return (fit.height, fit.radius_top, fit.radius_bottom, *fit.offset)
+
+
+def _part_helper(
+    world: bpy.types.RigidBodyWorld, part: bpy.types.Object, body_matrix: Matrix,
+    carrier: bpy.types.Object,
+) -> bpy.types.Object | None:
+    """A hidden compound child of the carrier shaped like the part's gltf_physics shape."""
+    props = part.gltf_physics
+    to_body = body_matrix.inverted_safe()
+    name = f"{part.name}.shape"
+    if props.shape_type in MESH_SHAPES:
+        source = part if props.mesh_source == "SELF" else props.mesh_object
+        has_geometry = source is not None and local_bounds(source) is not None
+        mesh = _mesh_copy(source, to_body @ source.matrix_world) if has_geometry else None
+        if mesh is None:
+            return None
+        helper = _new_helper(world, name, mesh, carrier, Matrix.Identity(4))
+        helper.rigid_body.collision_shape = MESH_SHAPES[props.shape_type]
+        return helper
+    fit = shape_dimensions(part)
+    frame = to_body @ part.matrix_world @ Matrix.Translation(fit.offset)
+    location, rotation, scale = frame.decompose()
+    mesh, shape = _analytic_mesh(props.shape_type, fit, scale)
+    helper = _new_helper(world, name, mesh, carrier, Matrix.LocRotScale(location, rotation, None))
+    helper.rigid_body.collision_shape = shape
+    return helper
+
+
+def _analytic_mesh(kind: str, fit: Fit, scale: Vector) -> tuple[bpy.types.Mesh, str]:
+    """A mesh whose bounds (or hull) are the shape, scaled into the carrier's units."""
+    bm = bmesh.new()
+    tapered = kind in ("CAPSULE", "CYLINDER") and not math.isclose(
+        fit.radius_top, fit.radius_bottom, abs_tol=TOLERANCE
+    )
+    if kind == "PLANE":
+        size = (fit.plane_size[0] or INFINITE_PLANE, fit.plane_size[1] or INFINITE_PLANE,
+                PLANE_THICKNESS)
+        _add_box(bm, size, (0.0, 0.0, -PLANE_THICKNESS / 2))
+    elif tapered and kind == "CYLINDER":
+        bmesh.ops.create_cone(bm, cap_ends=True, segments=HULL_SEGMENTS,
+                              radius1=fit.radius_bottom, radius2=fit.radius_top, depth=fit.height)
+    elif tapered:
+        for radius, z in ((fit.radius_bottom, -fit.height / 2), (fit.radius_top, fit.height / 2)):
+            sphere = bmesh.ops.create_uvsphere(bm, u_segments=HULL_SEGMENTS,
+                                               v_segments=HULL_SEGMENTS // 2, radius=radius)
+            bmesh.ops.translate(bm, vec=(0.0, 0.0, z), verts=sphere["verts"])
+    else:
+        _add_box(bm, _analytic_extents(kind, fit), (0.0, 0.0, 0.0))
+    bmesh.ops.scale(bm, vec=scale, verts=bm.verts)
+    mesh = bpy.data.meshes.new(f"{kind.lower()}.preview")
+    bm.to_mesh(mesh)
+    bm.free()
+    hull = kind == "PLANE" or tapered
+    return mesh, "CONVEX_HULL" if hull else kind
+
+
+def _analytic_extents(kind: str, fit: Fit) -> tuple[float, float, float]:
+    """Bounds from which Blender derives exactly this box, sphere, capsule or cylinder."""
+    if kind == "BOX":
+        return fit.size  # type: ignore[return-value]
+    if kind == "SPHERE":
+        return (2 * fit.radius,) * 3  # type: ignore[return-value]
+    diameter = 2 * fit.radius_bottom
+    length = fit.height + diameter if kind == "CAPSULE" else fit.height
+    return diameter, diameter, length
+
+
+def _box_mesh(size: tuple[float, float, float]) -> bpy.types.Mesh:
+    bm = bmesh.new()
+    _add_box(bm, size, (0.0, 0.0, 0.0))
+    mesh = bpy.data.meshes.new("box.preview")
+    bm.to_mesh(mesh)
+    bm.free()
+    return mesh
+
+
+def _add_box(bm: bmesh.types.BMesh, size: Iterable[float], center: Iterable[float]) -> None:
+    box = bmesh.ops.create_cube(bm, size=1.0)
+    bmesh.ops.scale(bm, vec=tuple(size), verts=box["verts"])
+    bmesh.ops.translate(bm, vec=tuple(center), verts=box["verts"])
+
+
+def _mesh_copy(source: bpy.types.Object, matrix: Matrix) -> bpy.types.Mesh | None:
+    """The source's evaluated mesh, transformed by `matrix`; None when it has no vertices."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    mesh = bpy.data.meshes.new_from_object(source.evaluated_get(depsgraph))
+    if not mesh.vertices:
+        bpy.data.meshes.remove(mesh)
+        return None
+    mesh.transform(matrix)
+    return mesh
+
+
+# -- helpers and removal ----------------------------------------------------------------
+
+
+def _tagged(scene: bpy.types.Scene, tag: str) -> list[bpy.types.Object]:
+    """Scene and rigid body world objects carrying `tag`."""
+    objects = set(scene.objects)
+    world = scene.rigidbody_world
+    for collection in (world.collection, world.constraints) if world else ():
+        objects.update(collection.objects if collection else ())
+    return [obj for obj in objects if obj.get(tag) is not None]
+
+
+def _new_helper(
+    world: bpy.types.RigidBodyWorld, name: str, mesh: bpy.types.Mesh,
+    parent: bpy.types.Object | None, matrix: Matrix,
+) -> bpy.types.Object:
+    """A hidden mesh object in the rigid body collection only (Blender adds its rigid body)."""
+    helper = bpy.data.objects.new(name, mesh)
+    helper[HELPER_TAG] = True
+    helper.parent = parent
+    helper.matrix_basis = matrix
+    world.collection.objects.link(helper)
+    return helper
+
+
+def _delete_helper(helper: bpy.types.Object) -> None:
+    mesh = helper.data
+    bpy.data.objects.remove(helper)
+    if mesh is not None and mesh.users == 0:
+        bpy.data.meshes.remove(mesh)
+
+
+def _remove_follow(obj: bpy.types.Object) -> None:
+    follow = obj.constraints.get(FOLLOW_NAME)
+    if follow is not None:
+        obj.constraints.remove(follow)
+    if PROXY_TAG in obj:
+        del obj[PROXY_TAG]
+
+
+def _remove_rigid_body(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
+    if obj.rigid_body is not None:
+        with bpy.context.temp_override(scene=scene, object=obj, active_object=obj):
+            bpy.ops.rigidbody.object_remove()
+    del obj[RIGID_BODY_TAG]
+
+
+def _remove_constraint(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
+    """Remove obj's rigid body constraint; Blender 5.0's operator reads the view layer's
+    active object, so that is set for the call. Outside the view layer: unlink only."""
+    view_layer = bpy.context.view_layer if bpy.context.scene == scene else scene.view_layers[0]
+    if obj.rigid_body_constraint is not None and obj.name in view_layer.objects:
+        previous = view_layer.objects.active
+        view_layer.objects.active = obj
+        with bpy.context.temp_override(scene=scene, view_layer=view_layer, object=obj,
+                                       active_object=obj):
+            bpy.ops.rigidbody.constraint_remove()
+        view_layer.objects.active = previous
+    constraints = scene.rigidbody_world and scene.rigidbody_world.constraints
+    if constraints is not None and obj.name in constraints.objects:
+        constraints.objects.unlink(obj)
+    del obj[CONSTRAINT_TAG]
