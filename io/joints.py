@@ -180,3 +180,32 @@ def settings_to_gltf(settings: JointSettings, yup: bool = True) -> JointSettings
 def settings_to_blender(settings: JointSettings, yup: bool = True) -> JointSettings:
     """glTF joint axes → Blender joint axes (limits split to one axis kind each)."""
     return _convert(settings, lambda a: joint_axis_to_blender(a, yup))
+
+
+# -- per-axis view (for engines with one range per axis) -----------------------------------
+
+LINEAR_SPAN = 1.0e4
+ANGULAR_SPAN = math.pi
+
+
+def per_axis_limits(settings: JointSettings) -> dict[tuple[str, int], tuple[float, float]]:
+    """One (lower, upper) range per limited axis, as Bullet-style engines take them.
+
+    Exact for 1-axis limits and for fixed axes; a 2- or 3-axis range (a cone, a distance) is
+    approximated by the same range on each axis. Open ends become ±1e4 m or ±π. Several limits
+    on one axis intersect.
+    """
+    out: dict[tuple[str, int], tuple[float, float]] = {}
+    for limit in split_limits(settings.limits):
+        linear = bool(limit.linear_axes)
+        kind = "linear" if linear else "angular"
+        axes = limit.linear_axes or limit.angular_axes
+        span = LINEAR_SPAN if linear else ANGULAR_SPAN
+        low = -span if limit.min is None else limit.min
+        high = span if limit.max is None else limit.max
+        if len(axes) > 1 and low >= 0 and high > 0:  # an unsigned metric: distance or cone
+            low = -high
+        for axis in axes:
+            old_low, old_high = out.get((kind, axis), (-math.inf, math.inf))
+            out[(kind, axis)] = (max(old_low, low), min(old_high, high))
+    return out

@@ -3,9 +3,9 @@
 
 import bpy
 
-from . import layers, shapes
+from . import joints, layers, shapes
 
-CLASSES = (*shapes.CLASSES, *layers.CLASSES)
+CLASSES = (*shapes.CLASSES, *layers.CLASSES, *joints.CLASSES)
 
 
 def register() -> None:

@@ -3,7 +3,7 @@
 
 import bpy
 
-from . import gltf_dialog, object_panels, scene_panels
+from . import gltf_dialog, joint_overlay, object_panels, scene_panels
 
 CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES)
 
@@ -13,10 +13,12 @@ def register() -> None:
     for cls in CLASSES:
         bpy.utils.register_class(cls)
     gltf_dialog.register(__package__.rpartition(".")[0])
+    joint_overlay.register()
 
 
 def unregister() -> None:
     """Remove the dialog section and the panels."""
+    joint_overlay.unregister()
     gltf_dialog.unregister(__package__.rpartition(".")[0])
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)

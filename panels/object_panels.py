@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Object properties → Physics tab: body, shape, material and collision filter."""
+"""Object properties → Physics tab: body, shape, material, collision filter and joint."""
 
 import bpy
+
+from ..io.blender.joint_bridge import body_of
 
 SIZE_FIELDS = {
     "BOX": ("box_size",),
@@ -37,6 +39,7 @@ class GLTF_PHYSICS_PT_object(_PhysicsTab, bpy.types.Panel):
         layout.prop(props, "is_compound_trigger")
         if context.object.parent is not None and props.shape_role == "TRIGGER":
             layout.prop(props, "join_compound_trigger")
+        layout.prop(props, "joint_type")
 
 
 class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
@@ -161,10 +164,131 @@ class GLTF_PHYSICS_PT_filter(_PhysicsTab, bpy.types.Panel):
             grid.prop(props, name, index=index, text=layer.name, toggle=True)
 
 
+class GLTF_PHYSICS_UL_joint_limits(bpy.types.UIList):
+    """The joint's custom limits."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_prop, index=0):
+        axes = "".join(name for name, on in zip("XYZ", item.axes, strict=True) if on) or "-"
+        layout.label(text=f"{item.kind.title()} {axes}", icon="CON_LOCLIMIT"
+                     if item.kind == "LINEAR" else "CON_ROTLIMIT")
+
+
+class GLTF_PHYSICS_UL_joint_drives(bpy.types.UIList):
+    """The joint's drives."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_prop, index=0):
+        layout.label(text=f"{item.kind.title()} {item.axis} ({item.mode})", icon="DRIVER")
+
+
+def _list_editor(layout, props, list_id, collection, active, items) -> None:
+    row = layout.row()
+    row.template_list(list_id, "", props, collection, props, active, rows=3)
+    column = row.column(align=True)
+    column.operator("gltf_physics.joint_item_add", icon="ADD", text="").items = items
+    column.operator("gltf_physics.joint_item_remove", icon="REMOVE", text="").items = items
+
+
+class GLTF_PHYSICS_PT_joint(_PhysicsTab, bpy.types.Panel):
+    """Joint settings: connected body, preset or custom limits, drives."""
+
+    bl_label = "Joint"
+    bl_idname = "GLTF_PHYSICS_PT_joint"
+    bl_parent_id = "GLTF_PHYSICS_PT_object"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.object is not None and context.object.gltf_physics.joint_type != "NONE"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        obj = context.object
+        props = obj.gltf_physics
+        layout = self.layout
+        layout.use_property_split = True
+        body = body_of(obj)
+        layout.label(text=f"Body: {body.name if body else 'World (no body above)'}",
+                     icon="OBJECT_DATA")
+        layout.prop(props, "joint_connected_body")
+        layout.prop(props, "joint_attachment")
+        layout.prop(props, "joint_enable_collision")
+        kind = props.joint_type
+        if kind in ("HINGE", "SLIDER", "CONE_TWIST"):
+            layout.prop(props, "joint_axis")
+        if kind == "CONE_TWIST":
+            layout.prop(props, "joint_cone_angle")
+        if kind in ("HINGE", "SLIDER", "CONE_TWIST"):
+            layout.prop(props, "joint_use_limit", text="Twist Limit" if kind == "CONE_TWIST"
+                        else "Limit")
+            column = layout.column(align=True)
+            column.enabled = props.joint_use_limit
+            names = ("joint_distance_min", "joint_distance_max") if kind == "SLIDER" else (
+                "joint_angle_min", "joint_angle_max")
+            for name in names:
+                column.prop(props, name)
+        if kind == "SLIDER":
+            layout.prop(props, "joint_slider_rotates")
+        if kind == "CUSTOM":
+            self._custom(layout, props)
+        elif kind != "NONE":
+            layout.operator("gltf_physics.joint_to_custom", icon="MODIFIER")
+        layout.label(text="Drives")
+        _list_editor(layout, props, "GLTF_PHYSICS_UL_joint_drives", "joint_drives",
+                     "joint_active_drive", "DRIVES")
+        if 0 <= props.joint_active_drive < len(props.joint_drives):
+            self._drive(layout, props.joint_drives[props.joint_active_drive])
+
+    @staticmethod
+    def _custom(layout, props) -> None:
+        layout.label(text="Limits")
+        _list_editor(layout, props, "GLTF_PHYSICS_UL_joint_limits", "joint_limits",
+                     "joint_active_limit", "LIMITS")
+        if not 0 <= props.joint_active_limit < len(props.joint_limits):
+            return
+        item = props.joint_limits[props.joint_active_limit]
+        layout.prop(item, "kind")
+        layout.row().prop(item, "axes", toggle=True)
+        suffix = "distance" if item.kind == "LINEAR" else "angle"
+        for end in ("min", "max"):
+            row = layout.row(heading=end.title())
+            row.prop(item, f"use_{end}", text="")
+            sub = row.row()
+            sub.enabled = getattr(item, f"use_{end}")
+            sub.prop(item, f"{end}_{suffix}", text="")
+        layout.prop(item, "use_stiffness")
+        row = layout.row()
+        row.enabled = item.use_stiffness
+        row.prop(item, "stiffness")
+        layout.prop(item, "damping")
+
+    @staticmethod
+    def _drive(layout, item) -> None:
+        layout.prop(item, "kind")
+        layout.prop(item, "mode")
+        layout.prop(item, "axis")
+        row = layout.row(heading="Max Force")
+        row.prop(item, "use_max_force", text="")
+        sub = row.row()
+        sub.enabled = item.use_max_force
+        sub.prop(item, "max_force", text="")
+        target = "position_target_distance" if item.kind == "LINEAR" else "position_target_angle"
+        layout.prop(item, "use_position_target")
+        column = layout.column()
+        column.enabled = item.use_position_target
+        column.prop(item, target)
+        column.prop(item, "stiffness")
+        layout.prop(item, "use_velocity_target")
+        column = layout.column()
+        column.enabled = item.use_velocity_target
+        column.prop(item, "velocity_target")
+        column.prop(item, "damping")
+
+
 CLASSES = (
+    GLTF_PHYSICS_UL_joint_limits,
+    GLTF_PHYSICS_UL_joint_drives,
     GLTF_PHYSICS_PT_object,
     GLTF_PHYSICS_PT_body,
     GLTF_PHYSICS_PT_shape,
     GLTF_PHYSICS_PT_material,
     GLTF_PHYSICS_PT_filter,
+    GLTF_PHYSICS_PT_joint,
 )

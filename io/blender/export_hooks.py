@@ -10,18 +10,21 @@ Flow (one instance per export):
   whole scene and the payloads are attached as plain dicts.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import bpy
 
+from .. import axes
 from ..codecs.common import Encoded
 from ..codecs.khr import encode_khr
 from ..codecs.omi import encode_omi
 from ..diagnostics import Report
-from ..model import Collider, NodePhysics, PhysicsScene, Trigger
+from ..joints import settings_to_gltf
+from ..model import Collider, Joint, NodePhysics, PhysicsScene, Trigger
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
+from .joint_bridge import body_of, settings_of
 from .to_model import filter_of, material_of, motion_of, placement_of
 
 PENDING_KEY = "gltf_physics_pending"
@@ -40,8 +43,16 @@ class _Record:
     trigger_members: list[str] = field(default_factory=list)
 
 
-def _has_physics(props: Any) -> bool:
+def _has_body_or_shape(props: Any) -> bool:
     return props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger
+
+
+def _has_physics(props: Any) -> bool:
+    return _has_body_or_shape(props) or props.joint_type != "NONE"
+
+
+def _near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> bool:
+    return all(abs(v - i) < 1e-6 for v, i in zip(values, identity, strict=True))
 
 
 def _uses_own_mesh(props: Any) -> bool:
@@ -60,6 +71,9 @@ class PhysicsExportExtension:
         self.shape_node_of: dict[str, Any] = {}
         self.built_meshes: dict[tuple[str, str], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
+        self.node_of: dict[str, Any] = {}
+        self.joint_objects: list[tuple[str, Any]] = []
+        self.joints: list[tuple[Any, Joint]] = []
         self.report = Report()
 
     # -- tree and node hooks ------------------------------------------------------------
@@ -93,8 +107,11 @@ class PhysicsExportExtension:
             node.extras = node.extras or None
         if self.format == "NONE" or not isinstance(blender_object, bpy.types.Object):
             return
+        self.node_of[blender_object.name] = node
         props = blender_object.gltf_physics
-        if not _has_physics(props):
+        if props.joint_type != "NONE":
+            self.joint_objects.append((blender_object.name, node))
+        if not _has_body_or_shape(props):
             return
         try:
             self._record(node, blender_object, export_settings)
@@ -168,7 +185,13 @@ class PhysicsExportExtension:
     def gather_gltf_hook(
         self, active_scene_idx: Any, scenes: list, animations: Any, export_settings: dict
     ) -> None:
-        """Park the collision meshes (and orphan mesh nodes) where the traversal writes them."""
+        """Add joint frame nodes; park the collision meshes (and orphan mesh nodes) where the
+        traversal writes them."""
+        for name, node in self.joint_objects:
+            try:
+                self._resolve_joint(bpy.data.objects[name], node, export_settings["gltf_yup"])
+            except Exception as exc:  # one bad joint never drops the others
+                self.report.warn("export-failed", name, f"joint skipped: {exc}")
         meshes = [m for m in self.built_meshes.values() if m is not None]
         if self.format == "KHR" and self.geometry_form == "node":
             self.mesh_nodes = {
@@ -183,6 +206,69 @@ class PhysicsExportExtension:
         scene = scenes[active_scene_idx or 0]
         scene.extensions = scene.extensions or {}
         scene.extensions[PENDING_KEY] = parked
+
+    def _resolve_joint(self, obj: bpy.types.Object, node: Any, yup: bool) -> None:
+        """Check a joint's two sides and record it on its frame node (reported when skipped)."""
+        props = obj.gltf_physics
+        body_a = body_of(obj)
+        attachment = props.joint_attachment
+        body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
+        problem = self._joint_problem(obj, body_a, body_b)
+        if problem is not None:
+            self.report.warn("joint-skipped", obj.name, problem)
+            return
+        if attachment is not None:
+            connected = self.node_of[attachment.name]
+        else:
+            connected = self._attachment_node(obj, body_b, yup)
+        settings = settings_to_gltf(settings_of(props), yup)
+        if not settings.limits and not settings.drives:
+            self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
+            return
+        frame = node
+        if self.format == "OMI" and _has_body_or_shape(props):
+            frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
+            node.children.append(frame)  # OMI wants the joint on a node of its own
+        joint = Joint(settings, connected, props.joint_enable_collision)
+        self.joints.append((frame, joint))
+
+    def _joint_problem(
+        self, obj: bpy.types.Object, body_a: Any, body_b: Any
+    ) -> str | None:
+        props = obj.gltf_physics
+        attachment = props.joint_attachment
+        if attachment is not None and attachment.name not in self.node_of:
+            return f"its connected frame {attachment.name} is not exported"
+        if attachment is None and body_b is None:
+            return "no connected body is set"
+        if body_b is not None and body_b.gltf_physics.motion_type == "NONE":
+            return f"the connected object {body_b.name} is not a body"
+        for side in (body_a, body_b):
+            if side is not None and side.name not in self.node_of:
+                return f"the body {side.name} is not exported"
+        if body_a is not None and body_a == body_b:
+            return f"both sides are the same body {body_a.name}"
+        if self.format == "OMI" and (body_a is None or body_b is None):
+            return "OMI joints need a body on both sides (parent it under a body, or make the " \
+                "world side a Static body)"
+        kinds = {side.gltf_physics.motion_type for side in (body_a, body_b) if side is not None}
+        if "DYNAMIC" not in kinds:
+            return "neither joined body is dynamic"
+        return None
+
+    def _attachment_node(self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool) -> Any:
+        """A node under the connected body at the joint's current world frame."""
+        local = body.matrix_world.inverted_safe() @ obj.matrix_world
+        location, rotation, _scale = local.decompose()
+        translation = axes.vector_to_gltf(tuple(location), yup)
+        quaternion = axes.quat_to_gltf(tuple(rotation), yup)
+        node = gltf_compat.new_child_node(
+            f"{obj.name}.connected",
+            None if _near_identity(translation, (0.0, 0.0, 0.0)) else translation,
+            None if _near_identity(quaternion, (0.0, 0.0, 0.0, 1.0)) else quaternion,
+        )
+        self.node_of[body.name].children.append(node)
+        return node
 
     def _mesh_refs(self) -> list[Any]:
         refs: dict[int, Any] = {}
@@ -200,7 +286,7 @@ class PhysicsExportExtension:
             if scene.extensions and PENDING_KEY in scene.extensions:
                 del scene.extensions[PENDING_KEY]
                 scene.extensions = scene.extensions or None
-        if self.format == "NONE" or not self.records:
+        if self.format == "NONE" or not (self.records or self.joints):
             self._log(export_settings)
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
@@ -222,6 +308,8 @@ class PhysicsExportExtension:
             scene.nodes[record.node] = body
             if record.shape_part is not None:
                 scene.nodes[record.shape_node] = record.shape_part
+        for frame, joint in self.joints:
+            scene.nodes[frame] = replace(scene.nodes.get(frame, NodePhysics()), joint=joint)
 
         def resolve_node(ref: Any) -> int | None:
             return node_index.get(id(ref))

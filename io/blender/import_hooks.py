@@ -13,10 +13,12 @@ import bpy
 from ..codecs.registry import HANDLED_EXTENSIONS, decode_document
 from ..diagnostics import Report
 from ..document import DocumentView, NodeView
-from ..model import PhysicsScene
+from ..joints import settings_to_blender
+from ..model import Joint, PhysicsScene
 from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
 from .from_model import PropertyWriter
+from .joint_bridge import body_of, write_settings
 
 LOG = logging.getLogger(__name__)
 
@@ -99,6 +101,42 @@ class PhysicsImportExtension:
                 lambda owner, name: _child(owner, name, None),
             )
         self._mark_compound_members(gltf)
+        bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
+        for index, physics in self.physics.nodes.items():
+            if physics.joint is not None:
+                self._apply_joint(gltf, index, physics.joint)
+
+    def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
+        """Make the node's object a joint connected to the right body (or frame)."""
+        where = f"/nodes/{index}"
+        obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+        if obj is None:
+            self.report.warn("no-object", where, "joint node has no object; skipped")
+            return
+        props = obj.gltf_physics
+        if joint.legacy_bodies is not None:
+            body_a, body_b = (_object_of(gltf, ref) for ref in joint.legacy_bodies)
+            if body_a is None or body_b is None:
+                self.report.warn("joint-skipped", where, "v1 joint bodies have no objects")
+                return
+            _reparent_keep_world(obj, body_a)  # v1 frames are world frames (digest §4.5)
+            props.joint_connected_body = body_b
+            props.joint_attachment = None
+        else:
+            attachment = _object_of(gltf, joint.connected_node) or _bone_stand_in(
+                gltf, joint.connected_node, self.report
+            )
+            if attachment is None:
+                self.report.warn("joint-skipped", where, "connected node has no object")
+                return
+            props.joint_attachment = attachment
+            props.joint_connected_body = body_of(attachment) or _static_partner(attachment)
+            if body_of(obj) is None:
+                _static_partner(obj)
+        props.joint_enable_collision = joint.enable_collision
+        write_settings(props, settings_to_blender(joint.settings))
+        if obj.type == "EMPTY":
+            obj.empty_display_type = "ARROWS"
 
     def gather_import_scene_after_animation_hook(
         self, gltf_scene: Any, blender_scene: Any, gltf: Any
@@ -189,6 +227,26 @@ def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | 
     empty.matrix_world = armature.matrix_world @ armature.pose.bones[bone_name].matrix
     report.info("bone-physics", f"/nodes/{index}", f"physics of bone {bone_name} on an Empty")
     return empty
+
+
+def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """Make the nearest collider at or above `obj` a Static body: a KHR static joint partner
+    has no motion, but in Blender (and OMI) a joint side must be a body."""
+    while obj is not None:
+        if obj.gltf_physics.shape_type != "NONE":
+            obj.gltf_physics.motion_type = "STATIC"
+            return obj
+        obj = obj.parent
+    return None
+
+
+def _reparent_keep_world(obj: bpy.types.Object, parent: bpy.types.Object) -> None:
+    if obj.parent == parent:
+        return
+    world = obj.matrix_world.copy()
+    obj.parent = parent
+    obj.matrix_parent_inverse.identity()
+    obj.matrix_basis = parent.matrix_world.inverted_safe() @ world
 
 
 def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:

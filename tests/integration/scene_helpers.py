@@ -67,7 +67,8 @@ def import_file(path: Path) -> None:
 
 
 PHYSICS_NAMES = (
-    "OMI_physics_shape", "OMI_physics_body", "KHR_implicit_shapes", "KHR_physics_rigid_bodies",
+    "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "KHR_implicit_shapes",
+    "KHR_physics_rigid_bodies",
 )
 
 
@@ -93,6 +94,8 @@ def _rename_refs(payload: Any, name_of) -> Any:
         for key, value in payload.items():
             if key == "nodes" and isinstance(value, list):
                 out[key] = sorted(name_of(v) for v in value)
+            elif key == "connectedNode" and isinstance(value, int):
+                out[key] = name_of(value)
             elif key in ("mesh", "node"):
                 out[key] = "<mesh>"
             else:
@@ -206,4 +209,32 @@ def build_showcase(scene=None) -> dict:
         part = mesh_object(f"CartPart{i}", "cube", (x, 0, 0))
         part.parent = cart
         objs[part.name] = set_physics(part, shape_type="BOX")
+    return objs
+
+
+def build_jointed(scene=None) -> dict:
+    """A hinged door on a static frame and a pin-jointed pendulum, authored with the add-on."""
+    objs = {}
+    frame = mesh_object("DoorFrame", "cube", (0, 0, 1))
+    frame.scale = (0.1, 0.1, 1)
+    objs["DoorFrame"] = set_physics(frame, motion_type="STATIC", shape_type="BOX")
+    door = mesh_object("Door", "cube", (0.6, 0, 1))
+    door.scale = (0.5, 0.05, 0.9)
+    objs["Door"] = set_physics(door, motion_type="DYNAMIC", shape_type="BOX", mass=10)
+    bpy.context.view_layer.update()
+    hinge = empty_object("DoorHinge", (0.1, 0, 1), parent=door)
+    hinge.matrix_parent_inverse = door.matrix_world.inverted()
+    objs["DoorHinge"] = set_physics(
+        hinge, joint_type="HINGE", joint_axis="Z", joint_use_limit=True,
+        joint_angle_min=-1.5, joint_angle_max=0.0, joint_connected_body=frame,
+    )
+    ceiling = mesh_object("Ceiling", "cube", (3, 0, 3))
+    ceiling.scale = (0.5, 0.5, 0.1)
+    objs["Ceiling"] = set_physics(ceiling, motion_type="STATIC", shape_type="BOX")
+    bob = mesh_object("Bob", "sphere", (4, 0, 2), size=0.4)
+    objs["Bob"] = set_physics(bob, motion_type="DYNAMIC", shape_type="SPHERE", mass=2)
+    bpy.context.view_layer.update()
+    pivot = empty_object("PendulumPivot", (3, 0, 2.9), parent=bob)
+    pivot.matrix_parent_inverse = bob.matrix_world.inverted()
+    objs["PendulumPivot"] = set_physics(pivot, joint_type="PIN", joint_connected_body=ceiling)
     return objs

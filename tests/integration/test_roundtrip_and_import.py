@@ -57,7 +57,8 @@ def _import_counts(path):
     return {
         "meshes": sum(1 for o in objs if o.type == "MESH" and not o.gltf_physics.collision_only),
         "objects": {o.name for o in objs if not o.gltf_physics.collision_only},
-        "bodies": sum(1 for o in objs if o.gltf_physics.motion_type != "NONE"),
+        # Moving bodies: KHR static joint partners also become Static bodies on import.
+        "bodies": sum(1 for o in objs if o.gltf_physics.motion_type in ("DYNAMIC", "KINEMATIC")),
         "shapes": sorted(
             o.gltf_physics.shape_type for o in objs if o.gltf_physics.shape_type != "NONE"
         ),
@@ -81,7 +82,7 @@ def _expected_shapes(path):
     scene = decode_document(DocumentView.from_json(h.load_gltf(path)), Report())
     kinds, bodies = [], 0
     for physics in scene.nodes.values():
-        bodies += physics.motion is not None
+        bodies += physics.motion is not None and physics.motion.kind != "static"
         for part in (physics.collider, physics.trigger):
             if part is not None and part.shape is not None:
                 kinds.append(part.shape.kind.upper())

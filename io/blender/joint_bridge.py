@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Joint properties ↔ joint settings in Blender's local joint axes. Data API only."""
+
+import bpy
+
+from ..joints import JointPreset, match_preset, preset_limits
+from ..model import JointDrive, JointLimit, JointSettings
+
+AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
+AXIS_NAMES = ("X", "Y", "Z")
+PRESET_OF_TYPE = {"FIXED": "fixed", "PIN": "pin", "HINGE": "hinge", "SLIDER": "slider",
+                  "CONE_TWIST": "cone_twist"}
+TYPE_OF_PRESET = {value: key for key, value in PRESET_OF_TYPE.items()}
+
+
+def body_of(obj: bpy.types.Object | None) -> bpy.types.Object | None:
+    """`obj` or its nearest ancestor that is a body (motion type other than None)."""
+    while obj is not None:
+        if obj.gltf_physics.motion_type != "NONE":
+            return obj
+        obj = obj.parent
+    return None
+
+
+def preset_of(props: bpy.types.PropertyGroup) -> JointPreset | None:
+    """The preset the properties describe; None for custom joints and non-joints."""
+    kind = PRESET_OF_TYPE.get(props.joint_type)
+    if kind is None:
+        return None
+    linear = kind == "slider"
+    return JointPreset(
+        kind=kind,  # type: ignore[arg-type]
+        axis=AXIS_INDEX[props.joint_axis],
+        use_limit=props.joint_use_limit,
+        lower=props.joint_distance_min if linear else props.joint_angle_min,
+        upper=props.joint_distance_max if linear else props.joint_angle_max,
+        rotates=props.joint_slider_rotates,
+        cone=props.joint_cone_angle,
+    )
+
+
+def settings_of(props: bpy.types.PropertyGroup) -> JointSettings:
+    """The joint's limits and drives in Blender's local joint axes."""
+    preset = preset_of(props)
+    if preset is not None:
+        limits = preset_limits(preset)
+    else:
+        limits = tuple(
+            limit for limit in (_limit_of(item) for item in props.joint_limits) if limit
+        )
+    return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in props.joint_drives))
+
+
+def _limit_of(item: bpy.types.PropertyGroup) -> JointLimit | None:
+    axes = tuple(i for i, on in enumerate(item.axes) if on)
+    if not axes:
+        return None
+    linear = item.kind == "LINEAR"
+    low = item.min_distance if linear else item.min_angle
+    high = item.max_distance if linear else item.max_angle
+    return JointLimit(
+        linear_axes=axes if linear else (),
+        angular_axes=() if linear else axes,
+        min=low if item.use_min else None,
+        max=high if item.use_max else None,
+        stiffness=item.stiffness if item.use_stiffness else None,
+        damping=item.damping,
+    )
+
+
+def _drive_of(item: bpy.types.PropertyGroup) -> JointDrive:
+    linear = item.kind == "LINEAR"
+    target = item.position_target_distance if linear else item.position_target_angle
+    return JointDrive(
+        kind="linear" if linear else "angular",
+        mode=item.mode,
+        axis=AXIS_INDEX[item.axis],
+        max_force=item.max_force if item.use_max_force else None,
+        position_target=target if item.use_position_target else None,
+        velocity_target=item.velocity_target if item.use_velocity_target else None,
+        stiffness=item.stiffness,
+        damping=item.damping,
+    )
+
+
+def write_settings(props: bpy.types.PropertyGroup, settings: JointSettings) -> None:
+    """Set the joint properties from settings in Blender axes: a preset when one matches."""
+    preset = match_preset(settings.limits)
+    props.joint_limits.clear()
+    if preset is None:
+        props.joint_type = "CUSTOM"
+        for limit in settings.limits:
+            _write_limit(props.joint_limits.add(), limit)
+    else:
+        write_preset(props, preset)
+    props.joint_drives.clear()
+    for drive in settings.drives:
+        _write_drive(props.joint_drives.add(), drive)
+
+
+def write_preset(props: bpy.types.PropertyGroup, preset: JointPreset) -> None:
+    """Set the preset properties (type, axis, range, cone)."""
+    props.joint_type = TYPE_OF_PRESET[preset.kind]
+    props.joint_axis = AXIS_NAMES[preset.axis]
+    props.joint_use_limit = preset.use_limit
+    if preset.use_limit and preset.kind == "slider":
+        props.joint_distance_min, props.joint_distance_max = preset.lower, preset.upper
+    elif preset.use_limit:
+        props.joint_angle_min, props.joint_angle_max = preset.lower, preset.upper
+    props.joint_slider_rotates = preset.rotates
+    if preset.kind == "cone_twist":
+        props.joint_cone_angle = preset.cone
+
+
+def write_custom(props: bpy.types.PropertyGroup, limits: tuple[JointLimit, ...]) -> None:
+    """Make the joint custom with exactly `limits` (Blender axes)."""
+    props.joint_limits.clear()
+    for limit in limits:
+        _write_limit(props.joint_limits.add(), limit)
+    props.joint_type = "CUSTOM"
+
+
+def _write_limit(item: bpy.types.PropertyGroup, limit: JointLimit) -> None:
+    linear = bool(limit.linear_axes)
+    axes = limit.linear_axes or limit.angular_axes
+    item.kind = "LINEAR" if linear else "ANGULAR"
+    item.axes = tuple(i in axes for i in range(3))
+    item.use_min, item.use_max = limit.min is not None, limit.max is not None
+    low = 0.0 if limit.min is None else limit.min
+    high = 0.0 if limit.max is None else limit.max
+    if linear:
+        item.min_distance, item.max_distance = low, high
+    else:
+        item.min_angle, item.max_angle = low, high
+    item.use_stiffness = limit.stiffness is not None
+    if limit.stiffness is not None:
+        item.stiffness = limit.stiffness
+    item.damping = limit.damping
+
+
+def _write_drive(item: bpy.types.PropertyGroup, drive: JointDrive) -> None:
+    item.kind = "LINEAR" if drive.kind == "linear" else "ANGULAR"
+    item.mode = drive.mode
+    item.axis = AXIS_NAMES[drive.axis]
+    item.use_max_force = drive.max_force is not None
+    if drive.max_force is not None:
+        item.max_force = drive.max_force
+    item.use_position_target = drive.position_target is not None
+    target = drive.position_target or 0.0
+    if drive.kind == "linear":
+        item.position_target_distance = target
+    else:
+        item.position_target_angle = target
+    item.stiffness = drive.stiffness
+    item.use_velocity_target = drive.velocity_target is not None
+    item.velocity_target = drive.velocity_target or 0.0
+    item.damping = drive.damping
