@@ -13,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "out"
 FIELDS = ("motion_type", "mass", "shape_type", "shape_role", "use_material", "static_friction",
-          "restitution", "use_filter", "is_compound_trigger")
+          "restitution", "use_filter", "is_compound_trigger", "joint_type", "joint_axis",
+          "joint_connected")
 
 
 def enable_addon():
@@ -38,10 +39,12 @@ def snapshot(bpy):
     rows = {}
     for obj in bpy.data.objects:
         p = obj.gltf_physics
-        if p.motion_type == "NONE" and p.shape_type == "NONE" and not p.is_compound_trigger:
+        if (p.motion_type == "NONE" and p.shape_type == "NONE" and not p.is_compound_trigger
+                and p.joint_type == "NONE"):
             continue
-        rows[obj.name] = tuple(round(v, 5) if isinstance(v, float) else v
-                               for v in (getattr(p, f) for f in FIELDS))
+        values = [getattr(p, f) for f in FIELDS[:-1]]
+        values.append(p.joint_connected_body.name if p.joint_connected_body else "")
+        rows[obj.name] = tuple(round(v, 5) if isinstance(v, float) else v for v in values)
     return rows
 
 
@@ -50,11 +53,14 @@ def main() -> int:
     import bpy
 
     sys.path.insert(0, str(ROOT))
-    from tests.integration.scene_helpers import build_showcase
+    from tests.integration.scene_helpers import build_jointed, build_showcase
 
     OUT.mkdir(exist_ok=True)
     bpy.ops.wm.read_homefile(use_empty=True)
     objects = build_showcase()
+    for obj in build_jointed().values():  # a hinged door and a pendulum, off to the side
+        if obj.parent is None:
+            obj.location.y += 12
     bpy.ops.object.select_all(action="SELECT")
     bpy.context.view_layer.objects.active = objects["Box"]
     bpy.ops.gltf_physics.fit_shape()  # the artist's "Fit Now" on every analytic shape
@@ -69,20 +75,23 @@ def main() -> int:
         bpy.ops.wm.read_homefile(use_empty=True)
         bpy.ops.import_scene.gltf(filepath=str(path))
         back = snapshot(bpy)
-        if fmt == "KHR":  # KHR has no static motion: a motionless collider is static
-            authored_fmt = {k: ("NONE", *v[1:]) if v[0] == "STATIC" else v
-                            for k, v in authored.items()}
+        if fmt == "KHR":  # KHR has no static motion: a motionless collider is static,
+            # and comes back as a Static body only where a joint needs one
+            partners = {row[-1] for row in authored.values()}
+            authored_fmt = {k: ("NONE", *v[1:]) if v[0] == "STATIC" and k not in partners
+                            else v for k, v in authored.items()}
         else:
             authored_fmt = authored
         print(f"\n{fmt}: {path.relative_to(ROOT)}")
-        print(f"{'object':<14} {'motion':<10} {'mass':>6} {'shape':<9} {'role':<9} ok")
+        print(f"{'object':<14} {'motion':<10} {'mass':>6} {'shape':<9} {'role':<9} "
+              f"{'joint':<6} ok")
         for name, row in sorted(authored_fmt.items()):
             got = back.get(name) or back.get(f"{name}.shape")
             same = got == row
             failures += not same
             shown = got or ("-",) * len(FIELDS)
             print(f"{name:<14} {shown[0]:<10} {shown[1]!s:>6} {shown[2]:<9} {shown[3]:<9} "
-                  f"{'yes' if same else 'NO: ' + str(row)}")
+                  f"{shown[9]:<6} {'yes' if same else 'NO: ' + str(row)}")
     print(f"\n{'all physics came back' if not failures else f'{failures} objects differ'}")
     return 1 if failures else 0
 

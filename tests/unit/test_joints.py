@@ -341,3 +341,21 @@ def test_every_preset_combination_is_json_stable() -> None:
         sa = json.dumps(encode_settings(settings_to_gltf(JointSettings(preset_limits(a)))))
         sb = json.dumps(encode_settings(settings_to_gltf(JointSettings(preset_limits(b)))))
         assert sa != sb
+
+
+def test_per_axis_limits() -> None:
+    from gltf_physics.io.joints import ANGULAR_SPAN, LINEAR_SPAN, per_axis_limits
+
+    hinge = JointSettings(preset_limits(JointPreset("hinge", 2, True, -0.5, 1.0)))
+    assert per_axis_limits(hinge) == {
+        **{("linear", a): (0.0, 0.0) for a in range(3)},
+        ("angular", 0): (0.0, 0.0), ("angular", 1): (0.0, 0.0), ("angular", 2): (-0.5, 1.0),
+    }
+    cone = JointSettings((JointLimit(angular_axes=(0, 1), min=0.0, max=0.4),
+                          JointLimit(linear_axes=(2,), max=2.0),
+                          JointLimit(linear_axes=(2,), min=-1.0, max=3.0)))
+    assert per_axis_limits(cone) == {("angular", 0): (-0.4, 0.4), ("angular", 1): (-0.4, 0.4),
+                                     ("linear", 2): (-1.0, 2.0)}
+    open_twist = JointSettings((JointLimit(angular_axes=(1,)),))
+    assert per_axis_limits(open_twist) == {("angular", 1): (-ANGULAR_SPAN, ANGULAR_SPAN)}
+    assert LINEAR_SPAN > 100
