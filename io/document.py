@@ -39,10 +39,9 @@ class DocumentView:
             mesh_count=len(meshes) if isinstance(meshes, list) else 0,
         )
 
-    def extension(self, name: str) -> Mapping[str, Json] | None:
-        """A root extension object, or None."""
-        value = self.extensions.get(name)
-        return value if isinstance(value, Mapping) else None
+    def extension(self, name: str) -> Json:
+        """A root extension's raw value (None when absent); check it with `JsonReader.obj`."""
+        return self.extensions.get(name)
 
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""

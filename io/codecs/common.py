@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..diagnostics import Report
@@ -26,6 +26,7 @@ from ..model import (
 from ..numbers import canon, canon_list
 
 ResolveRef = Callable[[Hashable], "int | None"]
+MIN_EXTENT = 0.001
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +105,23 @@ def decode_analytic(
     """An analytic shape from its sub-object (missing fields take the format's defaults)."""
     if kind == "box":
         size = read.vector(sub, "size", where, 3, minimum=0.0) or (1.0, 1.0, 1.0)
+        if min(size) <= 0:
+            size = _repaired(size, f"{where}/size", read)
         return Shape("box", size=size)  # type: ignore[arg-type]
     if kind == "sphere":
-        return Shape("sphere", radius=read.number(sub, "radius", where, 0.5, minimum=0.0))
+        radius = read.number(sub, "radius", where, 0.5, minimum=0.0)
+        if radius <= 0:
+            (radius,) = _repaired((radius,), f"{where}/radius", read)
+        return Shape("sphere", radius=radius)
     if kind in ("capsule", "cylinder"):
-        return _decode_round(kind, sub, where, read, defaults)
+        shape = _decode_round(kind, sub, where, read, defaults)
+        if shape.kind == "cylinder" and shape.height <= 0:
+            (height,) = _repaired((shape.height,), f"{where}/height", read)
+            shape = replace(shape, height=height)
+        if shape.kind in ("capsule", "cylinder") and shape.radius_top <= 0 >= shape.radius_bottom:
+            top, bottom = _repaired((shape.radius_top, shape.radius_bottom), where, read)
+            shape = replace(shape, radius_top=top, radius_bottom=bottom)
+        return shape
     if kind == "plane":
         return Shape(
             "plane",
@@ -117,6 +130,12 @@ def decode_analytic(
             double_sided=read.boolean(sub, "doubleSided", where, False),
         )
     return None
+
+
+def _repaired(values: tuple[float, ...], where: str, read: JsonReader) -> tuple[float, ...]:
+    """Zero extents made `MIN_EXTENT` thin: a degenerate shape is prohibited (reported)."""
+    read.report.warn("degenerate-shape", where, f"zero size raised to {MIN_EXTENT} m")
+    return tuple(v if v > 0 else MIN_EXTENT for v in values)
 
 
 def _decode_round(

@@ -45,6 +45,9 @@ def decode_collider(
     obj: Mapping[str, Json], where: str, read: JsonReader, pools: Pools, geometry: ReadGeometry,
 ) -> Collider | None:
     """A collider; None when its geometry is unusable (reported)."""
+    if obj.get("shape") == {}:  # a third-party exporter's compound parent (digest §4.7)
+        read.report.info("empty-shape-object", where, "collider {shape: {}} read as {}")
+        obj = {key: value for key, value in obj.items() if key != "shape"}
     shape = geometry(obj, where)
     if shape is None and _names_geometry(obj):
         return None

@@ -646,8 +646,6 @@ def test_omi_collider_without_shape_is_a_compound_parent() -> None:
     assert report.issues == []
 
 
-@pytest.mark.xfail(strict=True, reason="digest 4.7: collider:{shape:{}} (third-party exporter) "
-                   "must read as collider:{}; decode_collider drops the collider instead")
 def test_omi_collider_with_empty_shape_object_reads_as_compound_parent() -> None:
     scene = decode(omi_doc([{"type": "box"}], [omi_node({"collider": {"shape": {}}})]))
     assert scene.nodes.get(0) == NodePhysics(collider=Collider())
