@@ -3,9 +3,9 @@
 
 import bpy
 
-from . import joints, layers, shapes
+from . import joints, layers, shapes, tools
 
-CLASSES = (*shapes.CLASSES, *layers.CLASSES, *joints.CLASSES)
+CLASSES = (*shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES)
 
 
 def register() -> None:

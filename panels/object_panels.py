@@ -40,6 +40,7 @@ class GLTF_PHYSICS_PT_object(_PhysicsTab, bpy.types.Panel):
         if context.object.parent is not None and props.shape_role == "TRIGGER":
             layout.prop(props, "join_compound_trigger")
         layout.prop(props, "joint_type")
+        layout.operator("gltf_physics.copy_settings", icon="COPYDOWN")
 
 
 class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):

@@ -36,6 +36,9 @@ class GLTF_PHYSICS_PT_scene(bpy.types.Panel):
         column = row.column(align=True)
         column.operator("gltf_physics.layer_add", icon="ADD", text="")
         column.operator("gltf_physics.layer_remove", icon="REMOVE", text="")
+        row = layout.row(align=True)
+        row.operator("gltf_physics.preview", icon="PLAY")
+        row.operator("gltf_physics.preview_remove", icon="X")
 
 
 CLASSES = (GLTF_PHYSICS_UL_layers, GLTF_PHYSICS_PT_scene)

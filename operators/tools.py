@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Artist tools: copy settings, preview the physics in Blender's rigid body world."""
+
+import bpy
+
+from ..io.blender import native_rigid_body
+from ..io.blender.property_copy import copy_group
+
+#: Settings that name other objects stay with each object.
+PER_OBJECT = frozenset({"mesh_object", "joint_connected_body", "joint_attachment"})
+
+
+class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
+    """Copy the active object's glTF physics settings to every other selected object"""
+
+    bl_idname = "gltf_physics.copy_settings"
+    bl_label = "Copy Physics to Selected"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        active = context.active_object
+        if active is None or not any(o != active for o in context.selected_objects):
+            cls.poll_message_set("Select the objects to copy to, then the source as active")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        source = context.active_object
+        targets = [o for o in context.selected_objects if o != source]
+        for target in targets:
+            copy_group(source.gltf_physics, target.gltf_physics, skip=PER_OBJECT)
+        self.report({"INFO"}, f"Copied physics of {source.name} to {len(targets)} object(s)")
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
+    """Build a Blender rigid body world from the glTF physics settings so you can press play (approximate: see the README)"""
+
+    bl_idname = "gltf_physics.preview"
+    bl_label = "Preview in Blender"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        scene = context.scene
+        native_rigid_body.remove_preview(scene)
+        bodies = native_rigid_body.build_preview(scene)
+        joints = native_rigid_body.add_joints(scene)
+        scene.frame_set(scene.rigidbody_world.point_cache.frame_start)
+        self.report({"INFO"}, f"Preview: {len(bodies)} bodies, {len(joints)} joints; press play")
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_preview_remove(bpy.types.Operator):
+    """Remove the rigid body world and everything the preview added"""
+
+    bl_idname = "gltf_physics.preview_remove"
+    bl_label = "Remove Preview"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        native_rigid_body.remove_preview(context.scene)
+        return {"FINISHED"}
+
+
+CLASSES = (GLTF_PHYSICS_OT_copy_settings, GLTF_PHYSICS_OT_preview, GLTF_PHYSICS_OT_preview_remove)
