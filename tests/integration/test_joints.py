@@ -338,3 +338,20 @@ def test_without_joints_the_door_falls(clean_scene):
     native.build_preview(scene)
     native.step(scene, 40)
     assert objs["Door"].matrix_world.translation.z < door_z - 1.0
+
+
+@needs_corpus
+@pytest.mark.parametrize(("name", "fmt"), [
+    ("khr/samples/JointTypes/JointTypes.glb", "KHR"),
+    ("omi/current/OMI_physics_joint/swing_and_slide.gltf", "OMI"),
+    ("omi/legacy/2024-07_joint_constraints_v1/OMI_physics_joint/pendulum_balls.gltf", "OMI"),
+])
+def test_corpus_joints_round_trip_exactly(clean_scene, tmp_path, name, fmt):
+    h.import_file(CORPUS / name)
+    first = h.export(tmp_path / "first.gltf", fmt)
+    h.import_file(tmp_path / "first.gltf")
+    second = h.export(tmp_path / "second.gltf", fmt)
+    assert h.physics_subtree(second) == h.physics_subtree(first)
+    other = "OMI" if fmt == "KHR" else "KHR"
+    h.export(tmp_path / "other.gltf", other)
+    h.assert_valid(tmp_path / "other.gltf")
