@@ -111,11 +111,12 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
         return _decode_geometry(obj, where, read, shapes, view)
 
     return decode_nodes(
-        view, BODIES_EXT, read, pools, geometry, lambda obj, w: _decode_motion(obj, w, read)
+        view, BODIES_EXT, read, pools, geometry, lambda obj, w: decode_motion(obj, w, read)
     )
 
 
-def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
+def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
+    """KHR motion: dynamic, or kinematic with `isKinematic` (or mass 0, reported)."""
     fields = decode_motion_fields(obj, where, read)
     kinematic = read.boolean(obj, "isKinematic", where, False)
     if fields["mass"] == 0.0:

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from ..diagnostics import Report
 from ..document import DocumentView
+from ..json_read import JsonReader
 from ..model import PhysicsScene
-from . import khr, omi
+from ..vehicle_model import VehicleScene
+from . import khr, khr_legacy, omi, omi_collider, vehicles
+from .common import decode_material, decode_pool
 
 #: Names the importer declares as handled, so files listing them as required import.
 HANDLED_EXTENSIONS: Final = (
@@ -17,16 +21,35 @@ HANDLED_EXTENSIONS: Final = (
     omi.JOINT_EXT,
     khr.SHAPES_EXT,
     khr.BODIES_EXT,
+    khr_legacy.SHAPES_EXT,
+    omi_collider.COLLIDER_EXT,
+    *vehicles.VEHICLE_EXTENSIONS,
 )
 
 
 def decode_document(view: DocumentView, report: Report) -> PhysicsScene:
-    """Decode every physics family present; KHR wins on a node that has both."""
-    scene = omi.decode_omi(view, report)
-    khr_scene = khr.decode_khr(view, report)
-    for index, physics in khr_scene.nodes.items():
+    """Decode every physics family and revision present; KHR wins on a node that has both."""
+    scene = omi.decode_omi(view, report)  # the motion of legacy "type" bodies comes from here
+    if omi_collider.is_omi_collider(view):
+        parts = omi_collider.decode_omi_collider(view, report)
+        scene = omi_collider.merge_shape_parts(scene, parts, report)
+    decode_khr = khr_legacy.decode_khr_2024 if khr_legacy.is_khr_2024(view) else khr.decode_khr
+    for index, physics in decode_khr(view, report).nodes.items():
         if index in scene.nodes:
             report.warn("two-families", f"/nodes/{index}", "both OMI and KHR physics: KHR used")
         scene.nodes[index] = physics
     scene.nodes = dict(sorted(scene.nodes.items(), key=lambda item: item[0]))  # type: ignore[arg-type]
     return scene
+
+
+def decode_vehicle_document(view: DocumentView, report: Report) -> VehicleScene:
+    """Decode vehicles and seats; wheel materials index the file's physics materials (KHR's
+    when the file has KHR physics, else OMI's)."""
+    name = khr.BODIES_EXT if isinstance(view.extension(khr.BODIES_EXT), Mapping) else omi.BODY_EXT
+    root = view.extension(name)
+    quiet = JsonReader(Report())  # the physics decoder already reported bad materials
+    materials = decode_pool(
+        root if isinstance(root, Mapping) else None, "physicsMaterials", f"/extensions/{name}",
+        quiet, decode_material,
+    )
+    return vehicles.decode_vehicles(view, report, materials)

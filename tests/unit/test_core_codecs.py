@@ -723,5 +723,7 @@ def test_decode_document_orders_nodes_by_index() -> None:
 
 def test_handled_extensions() -> None:
     assert set(registry.HANDLED_EXTENSIONS) == {
-        OMI_SHAPE, OMI_BODY, omi.JOINT_EXT, KHR_SHAPES, KHR_BODIES
+        OMI_SHAPE, OMI_BODY, omi.JOINT_EXT, KHR_SHAPES, KHR_BODIES, "KHR_collision_shapes",
+        "OMI_collider", "OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
+        "OMI_vehicle_hover_thruster", "OMI_seat",
     }
