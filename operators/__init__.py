@@ -3,9 +3,12 @@
 
 import bpy
 
-from . import joints, layers, shapes, tools
+from . import hull, joints, layers, shapes, tools, validation, vehicles
 
-CLASSES = (*shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES)
+CLASSES = (
+    *shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES, *hull.CLASSES,
+    *validation.CLASSES, *vehicles.CLASSES,
+)
 
 
 def register() -> None:

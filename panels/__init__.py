@@ -3,7 +3,7 @@
 
 import bpy
 
-from . import gltf_dialog, joint_overlay, object_panels, scene_panels
+from . import gltf_dialog, joint_overlay, object_panels, scene_panels, shape_overlay
 
 CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES)
 
@@ -14,10 +14,12 @@ def register() -> None:
         bpy.utils.register_class(cls)
     gltf_dialog.register(__package__.rpartition(".")[0])
     joint_overlay.register()
+    shape_overlay.register()
 
 
 def unregister() -> None:
     """Remove the dialog section and the panels."""
+    shape_overlay.unregister()
     joint_overlay.unregister()
     gltf_dialog.unregister(__package__.rpartition(".")[0])
     for cls in reversed(CLASSES):

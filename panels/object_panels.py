@@ -40,7 +40,14 @@ class GLTF_PHYSICS_PT_object(_PhysicsTab, bpy.types.Panel):
         if context.object.parent is not None and props.shape_role == "TRIGGER":
             layout.prop(props, "join_compound_trigger")
         layout.prop(props, "joint_type")
-        layout.operator("gltf_physics.copy_settings", icon="COPYDOWN")
+        layout.prop(props, "vehicle_part")
+        row = layout.row(heading="Also")
+        row.prop(props, "is_seat")
+        if props.motion_type == "DYNAMIC":
+            row.prop(props, "is_vehicle")
+        row = layout.row(align=True)
+        row.operator("gltf_physics.copy_settings", icon="COPYDOWN")
+        row.operator("gltf_physics.simplify_hull", icon="MESH_ICOSPHERE")
 
 
 class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
@@ -113,8 +120,9 @@ class GLTF_PHYSICS_PT_material(_PhysicsTab, bpy.types.Panel):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and obj.gltf_physics.shape_type != "NONE" \
-            and obj.gltf_physics.shape_role == "COLLIDER"
+        return obj is not None and (
+            (obj.gltf_physics.shape_type != "NONE" and obj.gltf_physics.shape_role == "COLLIDER")
+            or obj.gltf_physics.vehicle_part == "WHEEL")
 
     def draw_header(self, context: bpy.types.Context) -> None:
         self.layout.prop(context.object.gltf_physics, "use_material", text="")
@@ -283,6 +291,75 @@ class GLTF_PHYSICS_PT_joint(_PhysicsTab, bpy.types.Panel):
         column.prop(item, "damping")
 
 
+class GLTF_PHYSICS_PT_vehicle(_PhysicsTab, bpy.types.Panel):
+    """Vehicle body settings (OMI_vehicle_body)."""
+
+    bl_label = "Vehicle"
+    bl_idname = "GLTF_PHYSICS_PT_vehicle"
+    bl_parent_id = "GLTF_PHYSICS_PT_object"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        return obj is not None and obj.gltf_physics.is_vehicle
+
+    def draw(self, context: bpy.types.Context) -> None:
+        props = context.object.gltf_physics
+        layout = self.layout
+        layout.use_property_split = True
+        if props.motion_type != "DYNAMIC":
+            layout.label(text="A vehicle must be a Dynamic body", icon="ERROR")
+        for name in ("vehicle_pilot_seat", "vehicle_max_speed", "vehicle_gyro_torque",
+                     "vehicle_linear_dampeners", "vehicle_angular_dampeners",
+                     "vehicle_use_throttle", "vehicle_linear_activation",
+                     "vehicle_angular_activation"):
+            layout.prop(props, name)
+        layout.operator("gltf_physics.wheels_add", icon="MESH_CIRCLE")
+
+
+PART_FIELDS = {
+    "WHEEL": ("wheel_radius", "wheel_width", "wheel_max_propulsion_force",
+              "wheel_braking_force", "wheel_max_steering_angle",
+              "wheel_propulsion_force_change_rate", "wheel_steering_change_rate",
+              "wheel_suspension_stiffness", "wheel_suspension_damping_compression",
+              "wheel_suspension_damping_rebound", "wheel_suspension_travel",
+              "wheel_target_propulsion_force_ratio", "wheel_target_steering_ratio",
+              "use_material"),
+    "THRUSTER": ("thruster_max_force", "thruster_force_change_rate",
+                 "thruster_target_force_ratio", "gimbal_max", "gimbal_change_rate",
+                 "thruster_linear_gimbal_adjust_ratio", "gimbal_target_ratio"),
+    "HOVER_THRUSTER": ("hover_max_energy", "hover_energy_change_rate", "hover_target_ratio",
+                       "gimbal_max", "gimbal_change_rate", "hover_linear_gimbal_adjust_ratio",
+                       "gimbal_target_ratio"),
+}
+
+
+class GLTF_PHYSICS_PT_vehicle_part(_PhysicsTab, bpy.types.Panel):
+    """Wheel or thruster settings; a seat's points."""
+
+    bl_label = "Vehicle Part"
+    bl_idname = "GLTF_PHYSICS_PT_vehicle_part"
+    bl_parent_id = "GLTF_PHYSICS_PT_object"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        return obj is not None and (
+            obj.gltf_physics.vehicle_part != "NONE" or obj.gltf_physics.is_seat)
+
+    def draw(self, context: bpy.types.Context) -> None:
+        props = context.object.gltf_physics
+        layout = self.layout
+        layout.use_property_split = True
+        for name in PART_FIELDS.get(props.vehicle_part, ()):
+            layout.prop(props, name)
+        if props.vehicle_part == "WHEEL" and props.use_material:
+            layout.label(text="Wheel friction: see Physics Material", icon="INFO")
+        if props.is_seat:
+            for name in ("seat_back", "seat_foot", "seat_knee", "seat_angle"):
+                layout.prop(props, name)
+
+
 CLASSES = (
     GLTF_PHYSICS_UL_joint_limits,
     GLTF_PHYSICS_UL_joint_drives,
@@ -292,4 +369,6 @@ CLASSES = (
     GLTF_PHYSICS_PT_material,
     GLTF_PHYSICS_PT_filter,
     GLTF_PHYSICS_PT_joint,
+    GLTF_PHYSICS_PT_vehicle,
+    GLTF_PHYSICS_PT_vehicle_part,
 )

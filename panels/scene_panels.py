@@ -41,4 +41,38 @@ class GLTF_PHYSICS_PT_scene(bpy.types.Panel):
         row.operator("gltf_physics.preview_remove", icon="X")
 
 
-CLASSES = (GLTF_PHYSICS_UL_layers, GLTF_PHYSICS_PT_scene)
+class GLTF_PHYSICS_UL_problems(bpy.types.UIList):
+    """Validation findings, each with select and fix buttons."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_prop, index=0):
+        row = layout.row(align=True)
+        row.operator("gltf_physics.problem_select", text="", icon="RESTRICT_SELECT_OFF").index = (
+            index)
+        row.label(text=f"{item.obj}: {item.message}", icon="ERROR")
+        if item.fix:
+            row.operator("gltf_physics.problem_fix", text="Fix").index = index
+
+
+class GLTF_PHYSICS_PT_validation(bpy.types.Panel):
+    """Problems in the scene's physics."""
+
+    bl_label = "Validation"
+    bl_idname = "GLTF_PHYSICS_PT_validation"
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "scene"
+    bl_parent_id = "GLTF_PHYSICS_PT_scene"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        settings = context.scene.gltf_physics
+        layout = self.layout
+        layout.operator("gltf_physics.validate", icon="CHECKMARK")
+        if settings.problems:
+            layout.template_list("GLTF_PHYSICS_UL_problems", "", settings, "problems",
+                                 settings, "active_problem", rows=4)
+
+
+CLASSES = (
+    GLTF_PHYSICS_UL_layers, GLTF_PHYSICS_UL_problems, GLTF_PHYSICS_PT_scene,
+    GLTF_PHYSICS_PT_validation,
+)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "out"
 FIELDS = ("motion_type", "mass", "shape_type", "shape_role", "use_material", "static_friction",
           "restitution", "use_filter", "is_compound_trigger", "joint_type", "joint_axis",
-          "joint_connected")
+          "is_vehicle", "vehicle_part", "is_seat", "wheel_max_steering_angle",
+          "wheel_max_propulsion_force", "joint_connected")
 
 
 def enable_addon():
@@ -40,7 +41,7 @@ def snapshot(bpy):
     for obj in bpy.data.objects:
         p = obj.gltf_physics
         if (p.motion_type == "NONE" and p.shape_type == "NONE" and not p.is_compound_trigger
-                and p.joint_type == "NONE"):
+                and p.joint_type == "NONE" and p.vehicle_part == "NONE" and not p.is_seat):
             continue
         values = [getattr(p, f) for f in FIELDS[:-1]]
         values.append(p.joint_connected_body.name if p.joint_connected_body else "")
@@ -53,7 +54,7 @@ def main() -> int:
     import bpy
 
     sys.path.insert(0, str(ROOT))
-    from tests.integration.scene_helpers import build_jointed, build_showcase
+    from tests.integration.scene_helpers import build_car, build_jointed, build_showcase
 
     OUT.mkdir(exist_ok=True)
     bpy.ops.wm.read_homefile(use_empty=True)
@@ -61,6 +62,7 @@ def main() -> int:
     for obj in build_jointed().values():  # a hinged door and a pendulum, off to the side
         if obj.parent is None:
             obj.location.y += 12
+    build_car()  # a car: four wheels from "Add Wheels", a pilot seat, a box collider
     bpy.ops.object.select_all(action="SELECT")
     bpy.context.view_layer.objects.active = objects["Box"]
     bpy.ops.gltf_physics.fit_shape()  # the artist's "Fit Now" on every analytic shape
@@ -84,14 +86,14 @@ def main() -> int:
             authored_fmt = authored
         print(f"\n{fmt}: {path.relative_to(ROOT)}")
         print(f"{'object':<14} {'motion':<10} {'mass':>6} {'shape':<9} {'role':<9} "
-              f"{'joint':<6} ok")
+              f"{'joint':<6} {'part':<6} ok")
         for name, row in sorted(authored_fmt.items()):
             got = back.get(name) or back.get(f"{name}.shape")
             same = got == row
             failures += not same
             shown = got or ("-",) * len(FIELDS)
             print(f"{name:<14} {shown[0]:<10} {shown[1]!s:>6} {shown[2]:<9} {shown[3]:<9} "
-                  f"{shown[9]:<6} {'yes' if same else 'NO: ' + str(row)}")
+                  f"{shown[9]:<6} {shown[12]:<6} {'yes' if same else 'NO: ' + str(row)}")
     print(f"\n{'all physics came back' if not failures else f'{failures} objects differ'}")
     return 1 if failures else 0
 

@@ -16,16 +16,19 @@ from typing import Any
 import bpy
 
 from .. import axes
-from ..codecs.common import Encoded
-from ..codecs.khr import encode_khr
-from ..codecs.omi import encode_omi
+from ..codecs.common import Encoded, Pool, encode_material
+from ..codecs.khr import BODIES_EXT, encode_khr
+from ..codecs.omi import BODY_EXT, encode_omi
+from ..codecs.vehicles import encode_vehicles
 from ..diagnostics import Report
 from ..joints import settings_to_gltf
-from ..model import Collider, Joint, NodePhysics, PhysicsScene, Trigger
+from ..model import Collider, Joint, NodePhysics, PhysicsMaterial, PhysicsScene, Trigger
+from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .joint_bridge import body_of, settings_of
 from .to_model import filter_of, material_of, motion_of, placement_of
+from .vehicle_bridge import has_vehicle_data, vehicle_node_of
 
 PENDING_KEY = "gltf_physics_pending"
 EXTRAS_KEY = "gltf_physics"
@@ -74,6 +77,8 @@ class PhysicsExportExtension:
         self.node_of: dict[str, Any] = {}
         self.joint_objects: list[tuple[str, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
+        self.vehicle_objects: list[tuple[str, Any]] = []
+        self.yup = True
         self.report = Report()
 
     # -- tree and node hooks ------------------------------------------------------------
@@ -108,9 +113,12 @@ class PhysicsExportExtension:
         if self.format == "NONE" or not isinstance(blender_object, bpy.types.Object):
             return
         self.node_of[blender_object.name] = node
+        self.yup = export_settings["gltf_yup"]
         props = blender_object.gltf_physics
         if props.joint_type != "NONE":
             self.joint_objects.append((blender_object.name, node))
+        if has_vehicle_data(props):
+            self.vehicle_objects.append((blender_object.name, node))
         if not _has_body_or_shape(props):
             return
         try:
@@ -286,7 +294,7 @@ class PhysicsExportExtension:
             if scene.extensions and PENDING_KEY in scene.extensions:
                 del scene.extensions[PENDING_KEY]
                 scene.extensions = scene.extensions or None
-        if self.format == "NONE" or not (self.records or self.joints):
+        if self.format == "NONE" or not (self.records or self.joints or self.vehicle_objects):
             self._log(export_settings)
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
@@ -318,12 +326,40 @@ class PhysicsExportExtension:
             return mesh_index.get(id(ref))
 
         if self.format == "OMI":
-            return encode_omi(scene, resolve_node, resolve_mesh, self.report)
-        mesh_nodes = self.mesh_nodes
-        return encode_khr(
-            scene, resolve_node, resolve_mesh, self.report, form=self.geometry_form,
-            resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
-        )
+            encoded = encode_omi(scene, resolve_node, resolve_mesh, self.report)
+        else:
+            mesh_nodes = self.mesh_nodes
+            encoded = encode_khr(
+                scene, resolve_node, resolve_mesh, self.report, form=self.geometry_form,
+                resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
+            )
+        if self.vehicle_objects:
+            self._encode_vehicles(encoded, resolve_node)
+        return encoded
+
+    def _encode_vehicles(self, encoded: Encoded, resolve_node: Any) -> None:
+        """Vehicle parts and seats; wheel materials join the physics materials."""
+        vehicles = VehicleScene()
+        for name, node in self.vehicle_objects:
+            obj = bpy.data.objects[name]
+            vehicles.nodes[node] = vehicle_node_of(
+                obj, self.yup, lambda seat: self.node_of.get(seat.name)
+            )
+        root_name = BODY_EXT if self.format == "OMI" else BODIES_EXT
+        root = encoded.root.get(root_name, {})
+        materials = Pool()
+        for entry in root.get("physicsMaterials", []):
+            materials.add(entry)
+
+        def material_index(material: PhysicsMaterial) -> int:
+            return materials.add(encode_material(material))
+
+        written = encode_vehicles(vehicles, resolve_node, self.report, material_index)
+        if materials.entries:
+            encoded.root[root_name] = {**root, "physicsMaterials": materials.entries}
+        encoded.root.update(written.root)
+        for ref, payload in written.nodes.items():
+            encoded.nodes.setdefault(ref, {}).update(payload)
 
     def _attach(self, gltf: Any, encoded: Encoded, node_index: dict[int, int]) -> None:
         for ref, payload in encoded.nodes.items():

@@ -94,6 +94,12 @@ class PropertyWriter:
         self._material(props, material)
         self._filter(props, holder.filter)
 
+    def write_material(
+        self, props: bpy.types.PropertyGroup, material: PhysicsMaterial | None
+    ) -> None:
+        """Set (or clear) the object's physics material."""
+        self._material(props, material)
+
     @staticmethod
     def _material(props: bpy.types.PropertyGroup, material: PhysicsMaterial | None) -> None:
         props.use_material = material is not None

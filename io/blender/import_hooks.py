@@ -10,15 +10,17 @@ from typing import Any
 
 import bpy
 
-from ..codecs.registry import HANDLED_EXTENSIONS, decode_document
+from ..codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle_document
 from ..diagnostics import Report
 from ..document import DocumentView, NodeView
 from ..joints import settings_to_blender
 from ..model import Joint, PhysicsScene
+from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
 from .from_model import PropertyWriter
 from .joint_bridge import body_of, write_settings
+from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
 
@@ -45,15 +47,18 @@ class PhysicsImportExtension:
         self.extensions = gltf_compat.importer_extensions(HANDLED_EXTENSIONS)
         self.view: DocumentView | None = None
         self.physics = PhysicsScene()
+        self.vehicles = VehicleScene()
         self.report = Report()
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
         self.report = Report()
         self.physics = PhysicsScene()
+        self.vehicles = VehicleScene()
         try:
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
+            self.vehicles = decode_vehicle_document(self.view, self.report)
         except Exception as exc:
             LOG.exception("physics decoding failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
@@ -70,7 +75,7 @@ class PhysicsImportExtension:
         self._log(gltf)
 
     def _apply(self, gltf: Any, blender_scene: Any) -> None:
-        if self.view is None or not self.physics.nodes:
+        if self.view is None or not (self.physics.nodes or self.vehicles.nodes):
             return
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
         writer = PropertyWriter(scene, self.report)
@@ -105,6 +110,15 @@ class PhysicsImportExtension:
         for index, physics in self.physics.nodes.items():
             if physics.joint is not None:
                 self._apply_joint(gltf, index, physics.joint)
+        seats_first = sorted(self.vehicles.nodes.items(), key=lambda item: item[1].seat is None)
+        for index, parts in seats_first:
+            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+            if obj is None:
+                self.report.warn("no-object", f"/nodes/{index}", "vehicle node has no object")
+                continue
+            seat = parts.vehicle_body.pilot_seat if parts.vehicle_body else None
+            seat_object = None if seat is None else _object_of(gltf, seat)
+            write_vehicle_node(obj, parts, seat_object, writer)
 
     def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
         """Make the node's object a joint connected to the right body (or frame)."""

@@ -44,6 +44,7 @@ from mathutils import Matrix, Vector
 from ..joints import per_axis_limits
 from .fitting import Fit, fit_shape, local_bounds
 from .joint_bridge import body_of, settings_of
+from .to_model import dimensions_of
 
 RIGID_BODY_TAG = "gltf_physics_preview_rigid_body"
 CONSTRAINT_TAG = "gltf_physics_preview_constraint"
@@ -374,15 +375,7 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 
 def shape_dimensions(obj: bpy.types.Object) -> Fit:
     """The shape's dimensions in object space: fitted to the mesh bounds or custom."""
-    props = obj.gltf_physics
-    bounds = local_bounds(obj) if props.size_mode == "FIT" else None
-    if bounds is not None:
-        return fit_shape(props.shape_type, bounds)
-    return Fit(
-        size=tuple(props.box_size), radius=props.radius, height=props.height,
-        radius_top=props.radius_top, radius_bottom=props.radius_bottom,
-        plane_size=tuple(props.plane_size), offset=tuple(props.shape_offset),
-    )
+    return dimensions_of(obj, obj.gltf_physics.shape_type)
 
 
 def _add_shapes(

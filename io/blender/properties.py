@@ -74,6 +74,30 @@ def _poll_body(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.gltf_physics.motion_type != "NONE"
 
 
+def _poll_seat(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
+    return obj.gltf_physics.is_seat
+
+
+PART_ITEMS = (
+    ("NONE", "None", "Not a vehicle part"),
+    ("WHEEL", "Wheel", "A wheel: a circle in the local YZ plane, width along X, rolling "
+     "forward along −Y"),
+    ("THRUSTER", "Thruster", "A thruster pushing along its local −Y (the nozzle points +Y)"),
+    ("HOVER_THRUSTER", "Hover Thruster", "A hover thruster pushing along local −Y, stronger "
+     "near the ground"),
+)
+PI = 3.1415925
+
+
+def _rate(name: str, description: str, default: float = -1.0) -> FloatProperty:
+    return FloatProperty(name=name, description=f"{description}; negative means instant",
+                         default=default)
+
+
+def _ratio(name: str, description: str, default: float = 0.0) -> FloatProperty:
+    return FloatProperty(name=name, description=description, default=default, min=0.0, max=1.0)
+
+
 class GltfPhysicsJointLimitProperties(bpy.types.PropertyGroup):
     """One joint limit: a range on one to three linear or angular axes."""
 
@@ -340,6 +364,136 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     joint_drives: CollectionProperty(type=GltfPhysicsJointDriveProperties, name="Drives")
     joint_active_drive: IntProperty(name="Active Drive", description="Selected drive")
 
+    is_vehicle: BoolProperty(
+        name="Vehicle", description="This dynamic body is a piloted vehicle (OMI_vehicle_body)",
+    )
+    vehicle_linear_activation: FloatVectorProperty(
+        name="Linear Activation", description="Initial thrust input per axis, nominally -1..1 "
+        "(forward is −Y)", size=3, soft_min=-1.0, soft_max=1.0,
+    )
+    vehicle_angular_activation: FloatVectorProperty(
+        name="Angular Activation", description="Initial rotation input per axis, nominally -1..1",
+        size=3, soft_min=-1.0, soft_max=1.0,
+    )
+    vehicle_gyro_torque: FloatVectorProperty(
+        name="Gyro Torque", description="Largest torque the vehicle applies to itself per axis "
+        "(N·m/rad)", size=3, min=0.0,
+    )
+    vehicle_max_speed: FloatProperty(
+        name="Max Speed", description="Top speed (m/s); negative means no limit", default=-1.0,
+        unit="VELOCITY",
+    )
+    vehicle_pilot_seat: PointerProperty(
+        name="Pilot Seat", type=bpy.types.Object, poll=_poll_seat,
+        description="The seat (an object marked Seat) whose occupant steers the vehicle",
+    )
+    vehicle_angular_dampeners: BoolProperty(
+        name="Angular Dampeners", default=True,
+        description="Stop rotating when there is no angular input",
+    )
+    vehicle_linear_dampeners: BoolProperty(
+        name="Linear Dampeners", default=True,
+        description="Slow down when there is no linear input",
+    )
+    vehicle_use_throttle: BoolProperty(
+        name="Use Throttle", description="Forward input is a throttle that stays where it is set",
+    )
+    vehicle_part: EnumProperty(
+        name="Vehicle Part", description="This object is a part of the vehicle above it",
+        items=PART_ITEMS,
+    )
+    wheel_radius: FloatProperty(name="Radius", description="Wheel radius", default=0.25,
+                                min=MIN_SIZE, unit="LENGTH")
+    wheel_width: FloatProperty(name="Width", description="Wheel width along local X",
+                               default=0.125, min=MIN_SIZE, unit="LENGTH")
+    wheel_max_propulsion_force: FloatProperty(
+        name="Max Propulsion Force", description="Driving force (N); 0 for a free wheel",
+        default=0.0, min=0.0,
+    )
+    wheel_braking_force: FloatProperty(
+        name="Braking Force", description="Braking force (N); negative brakes with the "
+        "propulsion force, 0 has no brakes", default=-1.0,
+    )
+    wheel_max_steering_angle: FloatProperty(
+        name="Max Steering Angle", description="Largest steering angle; 0 does not steer",
+        default=0.0, min=0.0, max=PI, subtype="ANGLE",
+    )
+    wheel_propulsion_force_change_rate: _rate(
+        "Propulsion Change Rate", "How fast the propulsion force changes (N/s)")
+    wheel_steering_change_rate: _rate(
+        "Steering Change Rate", "How fast the steering angle changes (rad/s)", 1.0)
+    wheel_suspension_stiffness: FloatProperty(
+        name="Suspension Stiffness", description="Spring stiffness (N/m)", default=20000.0,
+        min=1e-3,
+    )
+    wheel_suspension_damping_compression: FloatProperty(
+        name="Damping Compression", description="Damping while compressing (N·s/m)",
+        default=2000.0, min=1e-3,
+    )
+    wheel_suspension_damping_rebound: FloatProperty(
+        name="Damping Rebound", description="Damping while extending (N·s/m)", default=2000.0,
+        min=1e-3,
+    )
+    wheel_suspension_travel: FloatProperty(
+        name="Suspension Travel", description="How far the suspension moves", default=0.25,
+        min=0.0, unit="LENGTH",
+    )
+    wheel_target_propulsion_force_ratio: FloatProperty(
+        name="Propulsion Input", description="Initial propulsion input, nominally -1..1",
+        default=0.0, soft_min=-1.0, soft_max=1.0,
+    )
+    wheel_target_steering_ratio: FloatProperty(
+        name="Steering Input", description="Initial steering input, -1..1", default=0.0,
+        min=-1.0, max=1.0,
+    )
+    thruster_max_force: FloatProperty(
+        name="Max Force", description="Largest thrust (N)", default=100.0, min=0.0,
+    )
+    thruster_force_change_rate: _rate("Force Change Rate", "How fast the thrust changes (N/s)")
+    thruster_target_force_ratio: FloatProperty(
+        name="Force Input", description="Initial thrust input, 0..1", default=0.0, min=0.0,
+        soft_max=1.0,
+    )
+    thruster_linear_gimbal_adjust_ratio: _ratio(
+        "Linear Gimbal Adjust", "How much the gimbal turns to help linear input")
+    hover_max_energy: FloatProperty(
+        name="Max Hover Energy", description="Hover energy (N·m): force times ground distance",
+        default=100.0, min=0.0,
+    )
+    hover_energy_change_rate: _rate("Energy Change Rate", "How fast the hover energy changes")
+    hover_target_ratio: FloatProperty(
+        name="Hover Input", description="Initial hover input, 0..1", default=0.0, min=0.0,
+        soft_max=1.0,
+    )
+    hover_linear_gimbal_adjust_ratio: _ratio(
+        "Linear Gimbal Adjust", "How much the gimbal turns to help linear input", 0.5)
+    gimbal_max: FloatProperty(
+        name="Max Gimbal", description="Largest gimbal angle of the thruster", default=0.0,
+        min=0.0, max=PI, subtype="ANGLE",
+    )
+    gimbal_change_rate: _rate("Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0)
+    gimbal_target_ratio: FloatVectorProperty(
+        name="Gimbal Input", description="Initial gimbal input about local X and Z, length <= 1",
+        size=2, min=-1.0, max=1.0,
+    )
+    is_seat: BoolProperty(name="Seat", description="This object is a seat (OMI_seat)")
+    seat_back: FloatVectorProperty(
+        name="Back", description="Where the sitter's back rests (object space)", size=3,
+        default=(0.0, 0.25, 0.0), subtype="TRANSLATION", unit="LENGTH",
+    )
+    seat_foot: FloatVectorProperty(
+        name="Foot", description="Where the sitter's feet rest (object space)", size=3,
+        default=(0.0, -0.5, -0.45), subtype="TRANSLATION", unit="LENGTH",
+    )
+    seat_knee: FloatVectorProperty(
+        name="Knee", description="Where the sitter's knees are (object space)", size=3,
+        default=(0.0, -0.45, 0.0), subtype="TRANSLATION", unit="LENGTH",
+    )
+    seat_angle: FloatProperty(
+        name="Spine Angle", description="Angle of the spine to the back→knee line",
+        default=1.5707963, min=0.0, max=3.1415927, subtype="ANGLE",
+    )
+
     use_filter: BoolProperty(
         name="Collision Filter", description="Restrict which collision layers this shape meets",
     )
@@ -355,6 +509,15 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     filter_targets: BoolVectorProperty(
         name="Targets", description="Layers named by the collide rule", size=MAX_LAYERS,
     )
+
+
+class GltfPhysicsProblemProperties(bpy.types.PropertyGroup):
+    """One validation finding shown in the scene panel."""
+
+    obj: StringProperty(name="Object", description="The object the problem is about")
+    code: StringProperty(name="Code", description="Stable problem code")
+    message: StringProperty(name="Problem", description="What is wrong")
+    fix: StringProperty(name="Fix", description="The available fix, if any")
 
 
 class GltfPhysicsSceneProperties(bpy.types.PropertyGroup):
@@ -373,6 +536,12 @@ class GltfPhysicsSceneProperties(bpy.types.PropertyGroup):
     )
     layers: CollectionProperty(type=GltfPhysicsLayerProperties, name="Collision Layers")
     active_layer: IntProperty(name="Active Layer", description="Selected collision layer")
+    problems: CollectionProperty(type=GltfPhysicsProblemProperties, name="Problems")
+    active_problem: IntProperty(name="Active Problem", description="Selected problem")
+    show_shapes: BoolProperty(
+        name="Physics Shapes", default=True,
+        description="Draw every collider (green) and trigger (orange) as its collision shape",
+    )
     show_joints: BoolProperty(
         name="Physics Joints", default=True,
         description="Draw each joint's frame and its links to the two bodies in the viewport",
@@ -384,6 +553,7 @@ CLASSES = (
     GltfPhysicsJointLimitProperties,
     GltfPhysicsJointDriveProperties,
     GltfPhysicsObjectProperties,
+    GltfPhysicsProblemProperties,
     GltfPhysicsSceneProperties,
 )
 

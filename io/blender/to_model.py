@@ -94,7 +94,7 @@ def placement_of(
         if mesh_ref is None:
             return None
         return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
-    fit = _dimensions(obj, kind)
+    fit = dimensions_of(obj, kind)
     shape = _analytic(kind, fit, yup, props.plane_double_sided)
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
@@ -103,7 +103,8 @@ def placement_of(
     return ShapePlacement(shape, translation, rotation)
 
 
-def _dimensions(obj: bpy.types.Object, kind: str) -> Fit:
+def dimensions_of(obj: bpy.types.Object, kind: str) -> Fit:
+    """The analytic shape's dimensions and offset (object space): fitted or custom."""
     props = obj.gltf_physics
     if props.size_mode == "FIT":
         bounds = local_bounds(obj)

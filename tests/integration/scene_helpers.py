@@ -68,7 +68,8 @@ def import_file(path: Path) -> None:
 
 PHYSICS_NAMES = (
     "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "KHR_implicit_shapes",
-    "KHR_physics_rigid_bodies",
+    "KHR_physics_rigid_bodies", "OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
+    "OMI_vehicle_hover_thruster", "OMI_seat",
 )
 
 
@@ -94,7 +95,7 @@ def _rename_refs(payload: Any, name_of) -> Any:
         for key, value in payload.items():
             if key == "nodes" and isinstance(value, list):
                 out[key] = sorted(name_of(v) for v in value)
-            elif key == "connectedNode" and isinstance(value, int):
+            elif key in ("connectedNode", "pilotSeat") and isinstance(value, int):
                 out[key] = name_of(value)
             elif key in ("mesh", "node"):
                 out[key] = "<mesh>"
@@ -237,4 +238,27 @@ def build_jointed(scene=None) -> dict:
     pivot = empty_object("PendulumPivot", (3, 0, 2.9), parent=bob)
     pivot.matrix_parent_inverse = bob.matrix_world.inverted()
     objs["PendulumPivot"] = set_physics(pivot, joint_type="PIN", joint_connected_body=ceiling)
+    return objs
+
+
+def build_car(scene=None) -> dict:
+    """A drivable car: a dynamic box body, four wheels from the operator, a pilot seat."""
+    objs = {}
+    car = mesh_object("Car", "cube", (0, -12, 1), size=2.0)
+    car.scale = (1, 2, 0.5)
+    objs["Car"] = set_physics(car, motion_type="DYNAMIC", shape_type="BOX", mass=800)
+    seat = empty_object("DriverSeat", (0, 0.2, 0.6), parent=car)
+    objs["DriverSeat"] = set_physics(seat, is_seat=True)
+    car.gltf_physics.vehicle_pilot_seat = seat
+    car.gltf_physics.vehicle_max_speed = 30.0
+    car.gltf_physics.vehicle_gyro_torque = (100.0, 200.0, 300.0)
+    for obj in bpy.data.objects:
+        obj.select_set(obj == car)
+    bpy.context.view_layer.objects.active = car
+    bpy.context.view_layer.update()
+    assert bpy.ops.gltf_physics.wheels_add() == {"FINISHED"}
+    for wheel in car.children:
+        if wheel.gltf_physics.vehicle_part == "WHEEL":
+            objs[wheel.name] = set_physics(wheel, use_material=True, static_friction=1.2,
+                                           dynamic_friction=1.0)
     return objs

@@ -4,6 +4,8 @@
 import importlib
 
 import bpy
+import pytest
+from mathutils import Matrix
 
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
@@ -56,3 +58,119 @@ def test_preview_box_rests_on_floor_and_passes_a_trigger(clean_scene):
     assert scene.rigidbody_world is None
     assert all(o.rigid_body is None for o in bpy.data.objects)
     assert (floor.gltf_physics.motion_type, zone.gltf_physics.shape_role) == ("STATIC", "TRIGGER")
+
+
+def problems_of(scene) -> dict[str, set[str]]:
+    bpy.ops.gltf_physics.validate()
+    found: dict[str, set[str]] = {}
+    for item in scene.gltf_physics.problems:
+        found.setdefault(item.obj, set()).add(item.code)
+    return found
+
+
+def test_validation_finds_each_problem_and_fixes(clean_scene):
+    scene = bpy.context.scene
+    scene.gltf_physics.export_format = "OMI"
+    moving = h.set_physics(h.mesh_object("MovingMesh", "monkey"), motion_type="DYNAMIC",
+                           shape_type="TRIMESH")
+    squashed = h.set_physics(h.mesh_object("Squashed", "sphere"), motion_type="DYNAMIC",
+                             shape_type="SPHERE")
+    squashed.scale = (1, 2, 1)
+    mirrored = h.set_physics(h.mesh_object("Mirrored"), shape_type="BOX")
+    mirrored.scale = (-1, 1, 1)
+    h.set_physics(h.empty_object("Ground"), shape_type="PLANE", size_mode="CUSTOM")
+    h.set_physics(h.empty_object("Flat"), shape_type="BOX", size_mode="CUSTOM",
+                  box_size=(1, 0.0001, 1))
+    disc = h.mesh_object("Disc", "cylinder")
+    disc.scale = (1, 1, 1)
+    disc.data.transform(Matrix.Diagonal((1, 1, 0.2, 1)))
+    h.set_physics(disc, motion_type="DYNAMIC", shape_type="CAPSULE")
+    gate = h.set_physics(h.empty_object("Gate"), is_compound_trigger=True, use_filter=True)
+    post = h.set_physics(h.empty_object("Post", parent=gate), shape_type="SPHERE",
+                         shape_role="TRIGGER", size_mode="CUSTOM")
+    h.set_physics(h.empty_object("Loose"), joint_type="PIN")
+    hidden = bpy.data.collections.new("Hidden")
+    scene.collection.children.link(hidden)
+    ghost = h.set_physics(bpy.data.objects.new("Ghost", None), motion_type="DYNAMIC")
+    hidden.objects.link(ghost)
+    bpy.context.view_layer.layer_collection.children["Hidden"].exclude = True
+    found = problems_of(scene)
+    assert found == {
+        "MovingMesh": {"moving-trimesh"}, "Squashed": {"non-uniform-scale"},
+        "Mirrored": {"negative-scale"}, "Ground": {"plane-in-omi"},
+        "Flat": {"degenerate-size"}, "Disc": {"short-capsule"},
+        "Gate": {"compound-trigger-filter"}, "Loose": {"joint-unconnected"},
+        "Ghost": {"not-exported"},
+    }
+    fixes = {item.obj: i for i, item in enumerate(scene.gltf_physics.problems) if item.fix}
+    assert set(fixes) == {"MovingMesh", "Squashed", "Mirrored", "Ground", "Flat", "Disc", "Gate"}
+    while scene.gltf_physics.problems and any(p.fix for p in scene.gltf_physics.problems):
+        index = next(i for i, p in enumerate(scene.gltf_physics.problems) if p.fix)
+        assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
+    assert set(problems_of(scene)) == {"Loose", "Ghost"}
+    assert moving.gltf_physics.shape_type == "CONVEX"
+    assert tuple(squashed.scale) == (1, 1, 1) and squashed.data.vertices[0].co.length > 0
+    assert post.gltf_physics.use_filter and not gate.gltf_physics.use_filter
+    names = [p.obj for p in scene.gltf_physics.problems]
+    assert bpy.ops.gltf_physics.problem_select(index=names.index("Ghost")) == {"CANCELLED"}
+    assert bpy.ops.gltf_physics.problem_select(index=names.index("Loose")) == {"FINISHED"}
+    assert bpy.context.view_layer.objects.active.name == "Loose"
+
+
+def test_hull_tool_makes_simplified_proxies(clean_scene, tmp_path):
+    import bmesh
+
+    mesh = bpy.data.meshes.new("Dense")
+    bm = bmesh.new()
+    bmesh.ops.create_uvsphere(bm, u_segments=64, v_segments=32, radius=1.0)
+    bm.to_mesh(mesh)
+    bm.free()
+    dense = bpy.data.objects.new("Dense", mesh)
+    bpy.context.scene.collection.objects.link(dense)
+    small = h.mesh_object("Small", "cube", (3, 0, 0))
+    for obj in bpy.data.objects:
+        obj.select_set(True)
+    bpy.context.view_layer.objects.active = dense
+    h.set_physics(dense, motion_type="DYNAMIC")
+    found = problems_of(bpy.context.scene)
+    assert found == {}
+    dense.gltf_physics.shape_type = "CONVEX"
+    assert problems_of(bpy.context.scene) == {"Dense": {"hull-too-many-points"}}
+    assert bpy.ops.gltf_physics.simplify_hull(max_points=64) == {"FINISHED"}
+    proxy = dense.gltf_physics.mesh_object
+    assert proxy.gltf_physics.collision_only and proxy.parent == dense
+    assert 4 <= len(proxy.data.vertices) <= 64
+    assert small.gltf_physics.mesh_object and len(small.gltf_physics.mesh_object.data.vertices) == 8
+    bpy.ops.gltf_physics.simplify_hull(max_points=32)  # again: the proxy is reused
+    assert dense.gltf_physics.mesh_object == proxy and len(proxy.data.vertices) <= 32
+    assert problems_of(bpy.context.scene) == {}
+    gltf = h.export(tmp_path / "hull.gltf", "KHR")
+    h.assert_valid(tmp_path / "hull.gltf")
+    names = [n["name"] for n in gltf["nodes"]]
+    assert "Dense.hull" not in names  # collision-only proxy: not a visible node
+
+
+def test_shape_overlay_caches_batches_until_the_shape_changes(clean_scene):
+    overlay = importlib.import_module(f"{MODULE}.panels.shape_overlay")
+    built = []
+    cache = overlay.BatchCache(lambda segments: built.append(segments) or len(built))
+    crate = h.set_physics(h.mesh_object("Crate"), shape_type="BOX")
+    pill = h.set_physics(h.empty_object("Pill"), shape_type="CAPSULE", size_mode="CUSTOM",
+                         height=2.0, radius_top=0.5, radius_bottom=0.5, shape_role="TRIGGER")
+    hull = h.set_physics(h.mesh_object("Hull", "monkey"), shape_type="CONVEX")
+    plain = h.mesh_object("Plain")
+    for _ in range(3):  # redraws reuse the batches
+        batches = [cache.batch(o) for o in (crate, pill, hull, plain)]
+    assert batches == [1, 2, 3, None] and cache.builds == 3
+    crate.location.x = 5  # moving is not a shape change
+    crate.select_set(True)
+    assert cache.batch(crate) == 1
+    assert overlay.color_of(crate) == overlay.SELECTED
+    assert overlay.color_of(pill) == overlay.TRIGGER
+    pill.gltf_physics.height = 3.0
+    assert cache.batch(pill) == 4
+    top = built[-1].reshape(-1, 3)[:, 2].max()
+    assert top == pytest.approx(1.5 + 0.5)
+    assert len(built[2]) == len(hull.data.edges)
+    cache.prune({"Crate"})
+    assert set(cache.entries) == {"Crate"}

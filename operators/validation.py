@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Scene validation: run the checks, select a problem's object, apply its fix."""
+
+import bpy
+
+from ..io.blender.validation import apply_fix, validate_scene
+
+
+def store(scene: bpy.types.Scene) -> int:
+    """Run the checks and keep the results on the scene for the panel; returns the count."""
+    results = scene.gltf_physics.problems
+    results.clear()
+    for problem in validate_scene(scene):
+        item = results.add()
+        item.obj, item.code, item.message, item.fix = (
+            problem.obj, problem.code, problem.message, problem.fix)
+    return len(results)
+
+
+class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
+    """Check the scene's physics for problems engines or the export would stumble on"""
+
+    bl_idname = "gltf_physics.validate"
+    bl_label = "Check Physics"
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        count = store(context.scene)
+        self.report({"WARNING"} if count else {"INFO"},
+                    f"{count} physics problem(s)" if count else "No physics problems")
+        return {"FINISHED"}
+
+
+class _ProblemOperator:
+    index: bpy.props.IntProperty(name="Problem", description="Index of the problem", min=0)
+
+    def _problem(self, context):
+        problems = context.scene.gltf_physics.problems
+        return problems[self.index] if self.index < len(problems) else None
+
+
+class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
+    """Select the object this problem is about"""
+
+    bl_idname = "gltf_physics.problem_select"
+    bl_label = "Select"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        problem = self._problem(context)
+        obj = bpy.data.objects.get(problem.obj) if problem else None
+        if obj is None or obj.name not in context.view_layer.objects:
+            self.report({"WARNING"}, "The object is not in this view layer")
+            return {"CANCELLED"}
+        for other in context.selected_objects:
+            other.select_set(False)
+        obj.select_set(True)
+        context.view_layer.objects.active = obj
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
+    """Apply the suggested fix for this problem, then check again"""
+
+    bl_idname = "gltf_physics.problem_fix"
+    bl_label = "Fix"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        problem = self._problem(context)
+        obj = bpy.data.objects.get(problem.obj) if problem else None
+        if obj is None or not problem.fix:
+            return {"CANCELLED"}
+        try:
+            done = apply_fix(obj, problem.fix)
+        except (ValueError, RuntimeError) as exc:
+            self.report({"ERROR"}, f"{obj.name}: {exc}")
+            return {"CANCELLED"}
+        self.report({"INFO"}, f"{obj.name}: {done}")
+        store(context.scene)
+        return {"FINISHED"}
+
+
+CLASSES = (GLTF_PHYSICS_OT_validate, GLTF_PHYSICS_OT_problem_select, GLTF_PHYSICS_OT_problem_fix)
