@@ -16,6 +16,9 @@ def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
         row = body.row()
         row.enabled = settings.export_format == "KHR"
         row.prop(settings, "khr_geometry")
+        row = body.row()
+        row.enabled = settings.export_format == "OMI"
+        row.prop(settings, "omi_round_layout")
 
 
 def register(package: str) -> None:

@@ -28,6 +28,9 @@ class GLTF_PHYSICS_PT_scene(bpy.types.Panel):
         row = layout.row()
         row.enabled = settings.export_format == "KHR"
         row.prop(settings, "khr_geometry")
+        row = layout.row()
+        row.enabled = settings.export_format == "OMI"
+        row.prop(settings, "omi_round_layout")
         layout.label(text="Collision Layers")
         row = layout.row()
         row.template_list(

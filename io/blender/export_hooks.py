@@ -69,6 +69,7 @@ class PhysicsExportExtension:
         settings = bpy.context.scene.gltf_physics
         self.format = settings.export_format
         self.geometry_form = "node" if settings.khr_geometry == "NODE" else "mesh"
+        self.legacy_round = settings.omi_round_layout == "GODOT4"
         self.layer_names = [layer.name for layer in settings.layers]
         self.records: list[_Record] = []
         self.shape_node_of: dict[str, Any] = {}
@@ -326,7 +327,8 @@ class PhysicsExportExtension:
             return mesh_index.get(id(ref))
 
         if self.format == "OMI":
-            encoded = encode_omi(scene, resolve_node, resolve_mesh, self.report)
+            encoded = encode_omi(scene, resolve_node, resolve_mesh, self.report,
+                                 legacy_round=self.legacy_round)
         else:
             mesh_nodes = self.mesh_nodes
             encoded = encode_khr(

@@ -534,6 +534,14 @@ class GltfPhysicsSceneProperties(bpy.types.PropertyGroup):
         items=(("MESH", "Mesh (2026-01)", "geometry.mesh: a direct mesh index"),
                ("NODE", "Node (2025-10)", "geometry.node: an orphan node carrying the mesh")),
     )
+    omi_round_layout: EnumProperty(
+        name="OMI Capsules", description="How OMI capsules and cylinders are written",
+        items=(("CURRENT", "Current", "radiusTop/radiusBottom and the mid-height (the current "
+                "OMI_physics_shape; what every up-to-date reader expects)"),
+               ("GODOT4", "Godot 4 (pre-2025)", "One radius and a capsule's full height, for "
+                "Godot 4 releases that still read the old layout; tapered shapes lose their "
+                "taper")),
+    )
     layers: CollectionProperty(type=GltfPhysicsLayerProperties, name="Collision Layers")
     active_layer: IntProperty(name="Active Layer", description="Selected collision layer")
     problems: CollectionProperty(type=GltfPhysicsProblemProperties, name="Problems")

@@ -15,6 +15,7 @@ from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
 from ..model import MOTION_KINDS, Motion, NodePhysics, PhysicsScene, Shape
+from ..numbers import canon
 from .common import (
     OMI_DEFAULTS,
     Encoded,
@@ -47,11 +48,18 @@ INFINITE_PLANE: Final = 1000.0
 
 def encode_omi(
     scene: PhysicsScene, resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report,
+    legacy_round: bool = False,
 ) -> Encoded:
-    """Write a scene as OMI: shapes, materials and filters pooled into the root arrays."""
+    """Write a scene as OMI: shapes, materials and filters pooled into the root arrays.
+
+    `legacy_round` writes capsules and cylinders in the pre-2025 layout (one `radius`, a
+    capsule's full height) that Godot 4 releases read; other readers misread it.
+    """
     shapes = Pool()
 
     def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
+        if legacy_round and shape.kind in ("capsule", "cylinder"):
+            return {"shape": shapes.add(_legacy_round(shape, where, report))}
         entry = _encode_shape(shape, where, resolve_mesh, report)
         return None if entry is None else {"shape": shapes.add(entry)}
 
@@ -85,6 +93,15 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         payload["motion"] = motion
     nodes.shapes_into(physics, where, payload)
     return payload
+
+
+def _legacy_round(shape: Shape, where: str, report: Report) -> dict[str, Any]:
+    radius = max(shape.radius_top, shape.radius_bottom)
+    if shape.radius_top != shape.radius_bottom:
+        report.warn("legacy-round-tapered", where,
+                    f"pre-2025 {shape.kind} has one radius: wrote the larger, {radius:.4g} m")
+    height = shape.height + 2 * radius if shape.kind == "capsule" else shape.height
+    return {"type": shape.kind, shape.kind: {"radius": canon(radius), "height": canon(height)}}
 
 
 def _encode_shape(

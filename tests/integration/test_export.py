@@ -151,3 +151,14 @@ def test_off_writes_no_physics(clean_scene, tmp_path):
     gltf = h.export(tmp_path / "off.gltf", "NONE")
     assert not any(name in h.PHYSICS_NAMES for name in gltf.get("extensionsUsed", []))
     assert all("extensions" not in n for n in gltf["nodes"])
+
+
+def test_omi_godot4_capsule_layout_option(clean_scene, tmp_path):
+    h.build_showcase()
+    bpy.context.scene.gltf_physics.omi_round_layout = "GODOT4"
+    gltf = h.export(tmp_path / "godot.gltf", "OMI")
+    h.assert_valid(tmp_path / "godot.gltf")
+    capsules = [s["capsule"] for s in gltf["extensions"]["OMI_physics_shape"]["shapes"]
+                if s["type"] == "capsule"]
+    # Pill: mid-height 1.2, radii 0.3/0.4 → one radius 0.4, full height 2.0 (taper reported)
+    assert capsules == [{"radius": 0.4, "height": 2.0}]

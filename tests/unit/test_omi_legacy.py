@@ -10,7 +10,7 @@ import pytest
 from gltf_physics.io.codecs import registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
-from gltf_physics.io.model import Collider, Motion, PhysicsScene, Shape, Trigger
+from gltf_physics.io.model import Collider, Motion, NodePhysics, PhysicsScene, Shape, Trigger
 
 from tests.conftest import CORPUS
 
@@ -121,3 +121,33 @@ def test_2023_joint_files_match_their_2024_twins() -> None:
         shapes = [sorted(str(p.collider.shape) for p in s.nodes.values() if p.collider)
                   for s in (a, b)]
         assert shapes[0] == shapes[1], old.name
+
+
+def test_godot_capsule_layout_is_read_back_by_the_legacy_rule() -> None:
+    from gltf_physics.io.codecs import omi
+
+    scene = PhysicsScene({
+        0: NodePhysics(collider=Collider(Shape("capsule", height=1.0, radius_top=0.5,
+                                               radius_bottom=0.5))),
+        1: NodePhysics(collider=Collider(Shape("cylinder", height=2.0, radius_top=0.3,
+                                               radius_bottom=0.2))),
+    })
+    report = Report()
+    encoded = omi.encode_omi(scene, lambda r: r, lambda r: r, report, legacy_round=True)
+    shapes = encoded.root[SHAPE]["shapes"]
+    assert shapes[0] == {"type": "capsule", "capsule": {"radius": 0.5, "height": 2.0}}
+    assert shapes[1] == {"type": "cylinder", "cylinder": {"radius": 0.3, "height": 2.0}}
+    assert report.codes() == ["legacy-round-tapered"]
+    gltf = {"nodes": [{"extensions": encoded.nodes[i]} for i in (0, 1)],
+            "extensions": encoded.root}
+    back, _ = decode(gltf)
+    assert back.nodes[0].collider.shape == Shape("capsule", height=1.0, radius_top=0.5,
+                                                 radius_bottom=0.5)
+
+
+def test_current_layout_stays_the_default() -> None:
+    from gltf_physics.io.codecs import omi
+
+    scene = PhysicsScene({0: NodePhysics(collider=Collider(Shape("capsule")))})
+    encoded = omi.encode_omi(scene, lambda r: r, lambda r: r, Report())
+    assert "radiusTop" in encoded.root[SHAPE]["shapes"][0]["capsule"]
