@@ -3,7 +3,8 @@
 
 import bpy
 
-from ..io.blender.fitting import apply_fit, fit_shape, local_bounds
+from ..io.blender.fitting import apply_fit, fit_shape, local_bounds, principal_fit
+from ..io.blender.hull import evaluated_vertices
 
 ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
 
@@ -15,6 +16,11 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
     bl_label = "Fit Now"
     bl_options = {"REGISTER", "UNDO"}
 
+    oriented: bpy.props.BoolProperty(
+        name="Principal Axes", description="Orient the shape along the mesh's principal axes "
+        "(the longest becomes the capsule or cylinder axis) instead of the object's axes",
+    )
+
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
@@ -23,13 +29,19 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = set(context.selected_objects) | {context.object}
         fitted, skipped = 0, []
+        depsgraph = context.evaluated_depsgraph_get()
         for obj in targets:
             props = obj.gltf_physics
             bounds = local_bounds(obj)
             if props.shape_type not in ANALYTIC or bounds is None:
                 skipped.append(obj.name)
                 continue
-            apply_fit(props, fit_shape(props.shape_type, bounds))
+            oriented = self.oriented and principal_fit(
+                obj, props.shape_type, evaluated_vertices(obj, depsgraph))
+            if oriented:
+                apply_fit(props, *oriented)
+            else:
+                apply_fit(props, fit_shape(props.shape_type, bounds))
             props.size_mode = "CUSTOM"
             fitted += 1
         if skipped:

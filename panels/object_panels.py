@@ -105,7 +105,11 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
             for name in SIZE_FIELDS[props.shape_type]:
                 column.prop(props, name)
             column.prop(props, "shape_offset")
-            layout.operator("gltf_physics.fit_shape", icon="SHADING_BBOX")
+            column.prop(props, "shape_rotation")
+            row = layout.row(align=True)
+            row.operator("gltf_physics.fit_shape", icon="SHADING_BBOX")
+            row.operator("gltf_physics.fit_shape", text="Fit to Principal Axes",
+                         icon="ORIENTATION_GIMBAL").oriented = True
         layout.prop(props, "collision_only")
 
 

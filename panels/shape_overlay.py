@@ -10,6 +10,7 @@ from typing import Any
 
 import bpy
 import numpy as np
+from mathutils import Quaternion
 
 from ..io import shape_lines
 from ..io.blender.to_model import dimensions_of
@@ -34,7 +35,7 @@ def shape_signature(obj: bpy.types.Object) -> tuple | None:
     if kind in ANALYTIC:
         fit = dimensions_of(obj, kind)
         return (kind, fit.size, fit.radius, fit.height, fit.radius_top, fit.radius_bottom,
-                fit.plane_size, fit.offset)
+                fit.plane_size, fit.offset, _rotation(obj))
     source = obj if props.mesh_source == "SELF" else props.mesh_object
     if source is None or source.type != "MESH":
         return None
@@ -60,7 +61,8 @@ def shape_segments(obj: bpy.types.Object) -> np.ndarray:
         else:
             lines = shape_lines.round_lines(kind.lower(), fit.height, fit.radius_top,
                                             fit.radius_bottom)
-        return shape_lines.offset(lines, fit.offset)
+        rotation = np.array(Quaternion(_rotation(obj)).to_matrix(), dtype=np.float32)
+        return shape_lines.offset(lines @ rotation.T, fit.offset)
     source = obj if props.mesh_source == "SELF" else props.mesh_object
     mesh = source.data
     vertices = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
@@ -73,6 +75,11 @@ def shape_segments(obj: bpy.types.Object) -> np.ndarray:
         flat = lines.reshape(-1, 3) @ matrix[:3, :3].T + matrix[:3, 3]
         lines = flat.reshape(-1, 2, 3)
     return lines
+
+
+def _rotation(obj: bpy.types.Object) -> tuple[float, ...]:
+    props = obj.gltf_physics
+    return tuple(props.shape_rotation) if props.size_mode == "CUSTOM" else (1.0, 0.0, 0.0, 0.0)
 
 
 class BatchCache:

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Fit analytic shapes to an object's evaluated local bounds (Blender axes, unscaled)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import bpy
+import numpy as np
+from mathutils import Matrix
 
 MIN_SIZE = 1e-4
 FITTABLE_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META", "CURVES", "POINTCLOUD"})
@@ -48,8 +50,31 @@ def fit_shape(shape_type: str, bounds: tuple[tuple[float, ...], tuple[float, ...
     )
 
 
-def apply_fit(props: bpy.types.PropertyGroup, fit: Fit) -> None:
-    """Store a fit in the object's custom dimensions."""
+def principal_fit(
+    obj: bpy.types.Object, shape_type: str, vertices: np.ndarray
+) -> tuple[Fit, tuple[float, float, float, float]] | None:
+    """A fit in the frame of the vertices' principal axes (the longest becomes Z, the axis of
+    capsules and cylinders): the fit with its offset in object space, and that frame's
+    rotation (w, x, y, z). None for fewer than 3 vertices."""
+    points = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
+    if len(points) < 3:
+        return None
+    centered = points - points.mean(axis=0)
+    _, frame = np.linalg.eigh(centered.T @ centered)  # ascending variance: longest axis last
+    if np.linalg.det(frame) < 0:
+        frame[:, 0] = -frame[:, 0]
+    local = points @ frame
+    fit = fit_shape(shape_type, (tuple(local.min(axis=0)), tuple(local.max(axis=0))))
+    offset = tuple(float(v) for v in frame @ np.asarray(fit.offset))
+    rotation = Matrix(frame.tolist()).to_quaternion()
+    return replace(fit, offset=offset), tuple(rotation)  # type: ignore[return-value]
+
+
+def apply_fit(
+    props: bpy.types.PropertyGroup, fit: Fit,
+    rotation: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0),
+) -> None:
+    """Store a fit (and the shape's rotation) in the object's custom dimensions."""
     props.box_size = fit.size
     props.radius = fit.radius
     props.height = fit.height
@@ -57,3 +82,4 @@ def apply_fit(props: bpy.types.PropertyGroup, fit: Fit) -> None:
     props.radius_bottom = fit.radius_bottom
     props.plane_size = fit.plane_size
     props.shape_offset = fit.offset
+    props.shape_rotation = rotation

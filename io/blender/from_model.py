@@ -69,6 +69,7 @@ class PropertyWriter:
         props.shape_type = shape.kind.upper()
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
+        props.shape_rotation = (1.0, 0.0, 0.0, 0.0)
         if shape.kind in ("convex", "trimesh"):
             mesh = shape.mesh if isinstance(shape.mesh, int) else None
             if mesh is not None and mesh == own_mesh:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import bmesh
 import bpy
-from mathutils import Matrix, Vector
+from mathutils import Matrix, Quaternion, Vector
 
 from ..joints import per_axis_limits
 from .fitting import Fit, fit_shape, local_bounds
@@ -406,6 +406,8 @@ def _own_shape(obj: bpy.types.Object) -> str | None:
     bounds = local_bounds(obj)
     if kind not in ANALYTIC_SHAPES or bounds is None:
         return None
+    if _turn(obj) != Matrix.Identity(4):
+        return None
     fitted = fit_shape(kind, bounds)
     centred = all(abs(c) < TOLERANCE for c in fitted.offset)
     same = all(
@@ -414,6 +416,14 @@ def _own_shape(obj: bpy.types.Object) -> str | None:
                         strict=True)
     )
     return kind if centred and same else None
+
+
+def _turn(obj: bpy.types.Object) -> Matrix:
+    """The custom shape rotation as a 4×4 matrix (identity for fitted shapes)."""
+    props = obj.gltf_physics
+    if props.size_mode != "CUSTOM":
+        return Matrix.Identity(4)
+    return Quaternion(props.shape_rotation).normalized().to_matrix().to_4x4()
 
 
 def _signature(kind: str, fit: Fit) -> tuple[float, ...]:
@@ -442,7 +452,7 @@ def _part_helper(
         helper.rigid_body.collision_shape = MESH_SHAPES[props.shape_type]
         return helper
     fit = shape_dimensions(part)
-    frame = to_body @ part.matrix_world @ Matrix.Translation(fit.offset)
+    frame = to_body @ part.matrix_world @ Matrix.Translation(fit.offset) @ _turn(part)
     location, rotation, scale = frame.decompose()
     mesh, shape = _analytic_mesh(props.shape_type, fit, scale)
     helper = _new_helper(world, name, mesh, carrier, Matrix.LocRotScale(location, rotation, None))

@@ -265,6 +265,11 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
         name="Offset", description="Shape centre relative to the object origin (custom dimensions)",
         size=3, subtype="TRANSLATION", unit="LENGTH",
     )
+    shape_rotation: FloatVectorProperty(
+        name="Rotation", description="Shape orientation relative to the object (custom "
+        "dimensions; set by fitting to the principal axes)", size=4, subtype="QUATERNION",
+        default=(1.0, 0.0, 0.0, 0.0),
+    )
     mesh_source: EnumProperty(
         name="Mesh Source", description="Which mesh a convex hull or triangle mesh uses",
         items=(("SELF", "This Object", "This object's evaluated mesh"),

@@ -5,12 +5,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 import bpy
+from mathutils import Quaternion
 
 from .. import axes
 from ..model import CollisionFilter, Motion, PhysicsMaterial, Shape
 from .fitting import Fit, fit_shape, local_bounds
 
 OFFSET_EPSILON = 1e-6
+ROTATION_EPSILON = 1e-6
 ROUND_SHAPES = frozenset({"CAPSULE", "CYLINDER"})
 #: +90° about X: turns a shape's +Y axis onto Blender's +Z when no Y-up conversion happens.
 Z_ALIGN_XYZW = (0.7071067811865476, 0.0, 0.0, 0.7071067811865476)
@@ -99,8 +101,22 @@ def placement_of(
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
         translation = axes.vector_to_gltf(fit.offset, yup)
-    rotation = Z_ALIGN_XYZW if (not yup and kind in ROUND_SHAPES | {"PLANE"}) else None
-    return ShapePlacement(shape, translation, rotation)
+    return ShapePlacement(shape, translation, _shape_rotation(props, kind, yup))
+
+
+def _shape_rotation(
+    props: bpy.types.PropertyGroup, kind: str, yup: bool
+) -> tuple[float, float, float, float] | None:
+    """The child-node rotation (glTF xyzw) an analytic shape needs, or None."""
+    custom = Quaternion(props.shape_rotation) if props.size_mode == "CUSTOM" else Quaternion()
+    custom.normalize()
+    align = not yup and kind in ROUND_SHAPES | {"PLANE"}
+    if align:  # the shape's +Y onto Blender's +Z
+        x, y, z, w = Z_ALIGN_XYZW
+        custom = custom @ Quaternion((w, x, y, z))
+    if custom.rotation_difference(Quaternion()).angle < ROTATION_EPSILON:
+        return None
+    return axes.quat_to_gltf(tuple(custom), yup)
 
 
 def dimensions_of(obj: bpy.types.Object, kind: str) -> Fit:

@@ -5,7 +5,7 @@ import importlib
 
 import bpy
 import pytest
-from mathutils import Matrix
+from mathutils import Matrix, Quaternion, Vector
 
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
@@ -174,3 +174,32 @@ def test_shape_overlay_caches_batches_until_the_shape_changes(clean_scene):
     assert len(built[2]) == len(hull.data.edges)
     cache.prune({"Crate"})
     assert set(cache.entries) == {"Crate"}
+
+
+def test_fit_to_principal_axes_orients_a_tilted_capsule(clean_scene, tmp_path):
+    rod = h.mesh_object("Rod", "cylinder")
+    rod.data.transform(Matrix.Diagonal((0.2, 0.2, 3.0, 1.0)))  # a long thin rod along Z
+    tilt = Matrix.Rotation(0.7, 4, "X") @ Matrix.Translation((0.0, 0.0, 0.25))
+    rod.data.transform(tilt)  # tilted inside the object, and off centre
+    h.set_physics(rod, motion_type="DYNAMIC", shape_type="CAPSULE")
+    for obj in bpy.data.objects:
+        obj.select_set(obj == rod)
+    bpy.context.view_layer.objects.active = rod
+    assert bpy.ops.gltf_physics.fit_shape(oriented=True) == {"FINISHED"}
+    props = rod.gltf_physics
+    axis = Quaternion(props.shape_rotation) @ Vector((0, 0, 1))
+    expected = (tilt.to_3x3() @ Vector((0, 0, 1))).normalized()
+    assert abs(axis.dot(expected)) > 0.9999  # the capsule runs along the rod
+    assert props.radius_top == pytest.approx(0.1, rel=0.02)
+    assert props.height + 2 * props.radius_top == pytest.approx(3.0, rel=0.02)
+    assert tuple(props.shape_offset) == pytest.approx(tuple(tilt.translation), abs=1e-4)
+    bpy.ops.gltf_physics.fit_shape(oriented=False)  # axis-aligned again: no rotation
+    assert tuple(props.shape_rotation) == (1.0, 0.0, 0.0, 0.0)
+    bpy.ops.gltf_physics.fit_shape(oriented=True)
+    gltf = h.export(tmp_path / "rod.gltf", "KHR")
+    h.assert_valid(tmp_path / "rod.gltf")
+    child = next(n for n in gltf["nodes"] if n.get("name") == "Rod.shape")
+    x, y, z, w = child["rotation"]
+    glb_axis = Quaternion((w, x, y, z)) @ Vector((0, 1, 0))  # KHR capsules run along +Y
+    blender_axis = Vector((glb_axis.x, -glb_axis.z, glb_axis.y))
+    assert abs(blender_axis.dot(expected)) > 0.9999
