@@ -10,7 +10,13 @@ from typing import Any
 
 import bpy
 
-from ..codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle_document
+from ..codecs.registry import (
+    HANDLED_EXTENSIONS,
+    IGNORED_EXTENSIONS,
+    decode_document,
+    decode_vehicle_document,
+    report_ignored,
+)
 from ..diagnostics import Report
 from ..document import DocumentView, NodeView
 from ..joints import settings_to_blender
@@ -44,7 +50,7 @@ class PhysicsImportExtension:
     """Reads OMI and KHR physics into gltf_physics object settings."""
 
     def __init__(self) -> None:
-        self.extensions = gltf_compat.importer_extensions(HANDLED_EXTENSIONS)
+        self.extensions = gltf_compat.importer_extensions(HANDLED_EXTENSIONS + IGNORED_EXTENSIONS)
         self.view: DocumentView | None = None
         self.physics = PhysicsScene()
         self.vehicles = VehicleScene()
@@ -59,6 +65,7 @@ class PhysicsImportExtension:
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
             self.vehicles = decode_vehicle_document(self.view, self.report)
+            report_ignored(self.view, self.report)
         except Exception as exc:
             LOG.exception("physics decoding failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")

@@ -27,6 +27,20 @@ HANDLED_EXTENSIONS: Final = (
 )
 
 
+#: Physics-family extensions read by nobody here: declared so required files still import,
+#: and reported as ignored.
+IGNORED_EXTENSIONS: Final = ("OMI_physics_gravity", "OMI_spawn_point")
+
+
+def report_ignored(view: DocumentView, report: Report) -> None:
+    """One warning per ignored extension the document uses."""
+    for name in IGNORED_EXTENSIONS:
+        used = name in view.extensions or any(name in n.extensions for n in view.nodes)
+        if used:
+            report.warn("extension-ignored", f"/extensions/{name}" if name in view.extensions
+                        else "", f"{name} is not supported by gltf_physics: ignored")
+
+
 def decode_document(view: DocumentView, report: Report) -> PhysicsScene:
     """Decode every physics family and revision present; KHR wins on a node that has both."""
     scene = omi.decode_omi(view, report)  # the motion of legacy "type" bodies comes from here
