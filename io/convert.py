@@ -1,0 +1,908 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Rewrite the physics of a glTF document in current OMI or KHR; leave the rest alone. Pure.
+
+`convert_document` decodes every physics and vehicle revision the codecs read, strips those
+extensions, applies the structural changes the target needs, encodes with the target codec
+and puts the result back. Meshes, accessors, buffers, materials, animations, other
+extensions and extras are kept as they are; existing nodes keep their indices, new nodes are
+appended, and only the `children` lists that re-parenting or new nodes require are edited.
+
+Structural changes (digest §4.5 and §5):
+- OMI v1 joints: the joint node moves under body A keeping its world transform, and a new
+  empty under body B at the same world frame becomes `connectedNode`. A joint node that
+  carries anything else (mesh, camera, children, animation, other physics) stays put and a
+  new node under A takes the frame.
+- OMI target: a joint on a node with a body, shape, mesh or other content moves to a new
+  identity child, and so does a `connectedNode` that is not a plain frame. A joint side with
+  no body (KHR world or static-collider anchor) gets a static partner: the nearest
+  ancestor-or-self with a collider, else the root of its tree, gains `motion: static`.
+- KHR target: a static body nested under a moving one becomes kinematic (it would merge
+  into the moving body); `geometry.node` uses one orphan identity node per collision mesh,
+  reusing orphans already in the file.
+- OMI_physics_gravity shapes keep their shapes (re-indexed) in `OMI_physics_shape`.
+
+Every lossy step is reported. Files: `read_asset`/`write_asset` keep a GLB binary chunk byte
+for byte; a .gltf's external resources are not rewritten: `copy_resources` copies them
+next to an output written to another folder so relative URIs stay valid.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+import struct
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Literal
+from urllib.parse import unquote, urlsplit
+
+import numpy as np
+
+from .codecs import khr, omi
+from .codecs.common import Encoded, Pool, encode_material
+from .codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle_document
+from .codecs.vehicles import VEHICLE_EXTENSIONS, encode_vehicles
+from .diagnostics import Report
+from .document import DocumentView, NodeView
+from .model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
+from .vehicle_model import VehicleScene
+
+Target = Literal["OMI", "KHR"]
+TARGETS: Final = ("OMI", "KHR")
+GEOMETRY_FORMS: Final = ("mesh", "node")
+HANDLED: Final = frozenset(HANDLED_EXTENSIONS)
+GRAVITY_EXT: Final = "OMI_physics_gravity"
+MESH_NODE_NAME: Final = "physicsMeshDataNode"
+FRAME_KEYS: Final = ("mesh", "camera", "skin", "weights", "children")
+TRS_KEYS: Final = ("matrix", "translation", "rotation", "scale")
+METADATA_KEYS: Final = ("name", "extras", "extensions")
+NEAR_ZERO: Final = 1e-12
+IDENTITY_TOLERANCE: Final = 1e-9
+ORTHONORMAL_TOLERANCE: Final = 1e-6
+SINGULAR: Final = 1e-12
+
+GLB_MAGIC: Final = b"glTF"
+GLB_VERSION: Final = 2
+GLB_JSON: Final = 0x4E4F534A
+GLB_BIN: Final = 0x004E4942
+GLB_HEADER: Final = struct.Struct("<4sII")
+GLB_CHUNK: Final = struct.Struct("<II")
+
+
+# -- the entry point -------------------------------------------------------------------------
+
+
+def convert_document(
+    gltf: Mapping[str, Any], target: Target, *, khr_geometry: khr.GeometryForm = "mesh",
+    godot_capsules: bool = False, report: Report,
+) -> dict[str, Any]:
+    """A copy of `gltf` with its physics and vehicles written as current `target` ("OMI" or
+    "KHR"). `khr_geometry` picks KHR `geometry.mesh` or `geometry.node`; `godot_capsules`
+    writes OMI capsules and cylinders in the pre-2025 layout Godot 4 reads."""
+    target = target.upper()  # type: ignore[assignment]
+    if target not in TARGETS or khr_geometry not in GEOMETRY_FORMS:
+        raise ValueError(f"unknown target {target!r} or KHR geometry form {khr_geometry!r}")
+    view = DocumentView.from_json(gltf)
+    scene = decode_document(view, report)
+    vehicles = decode_vehicle_document(view, report)
+    _report_lost_metadata(gltf, report)
+    _report_kept_mesh_nodes(gltf, target == "KHR" and khr_geometry == "node", report)
+    out = copy.deepcopy(dict(gltf))
+    work = _Work(out, NodeGraph.of(out), scene, vehicles, report)
+    _upgrade_v1_joints(work)
+    _report_compound_parents(work, target)
+    if target == "OMI":
+        _anchor_world_sides(work)
+        _give_joints_own_nodes(work)
+    else:
+        _keep_static_bodies_apart(work)
+    encoded = _encode(work, target, khr_geometry, godot_capsules)
+    _keep_gravity_shapes(work, view, encoded, godot_capsules)
+    _merge_vehicles(work, encoded, target)
+    _attach(work, encoded)
+    _declare(out, gltf, encoded.used(), report)
+    return out
+
+
+@dataclass(slots=True)
+class _Work:
+    """One conversion: the output document, its node tree and the decoded physics."""
+
+    out: dict[str, Any]
+    graph: NodeGraph
+    scene: PhysicsScene
+    vehicles: VehicleScene
+    report: Report
+    frames: dict[int, int] = field(default_factory=dict)  # connected node → its new frame
+
+
+# -- the node tree ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class NodeGraph:
+    """The output document's nodes as an editable tree with local and world matrices."""
+
+    gltf: dict[str, Any]
+    parents: dict[int, int]
+    pinned: set[int]  # animated or skin nodes: their local transform must not change
+
+    @classmethod
+    def of(cls, gltf: dict[str, Any]) -> NodeGraph:
+        """The tree of a document (first parent wins; bad indices are ignored)."""
+        graph = cls(gltf, {}, _animated_or_skinned(gltf))
+        for index, node in enumerate(graph.nodes):
+            for child in _list(_dict(node).get("children")):
+                if graph.is_node(child) and child != index:
+                    graph.parents.setdefault(child, index)
+        return graph
+
+    @property
+    def nodes(self) -> list[Any]:
+        """The document's node list (an empty list when it has none)."""
+        return _list(self.gltf.get("nodes"))
+
+    def is_node(self, index: Any) -> bool:
+        """True when `index` names a node object of the document."""
+        return _is_index(index) and index < len(self.nodes) and isinstance(self.nodes[index], dict)
+
+    def ancestors_or_self(self, index: int) -> Iterator[int]:
+        """`index`, its parent, and so on up to the root (safe against cycles)."""
+        seen: set[int] = set()
+        current: int | None = index
+        while current is not None and current not in seen:
+            seen.add(current)
+            yield current
+            current = self.parents.get(current)
+
+    def local(self, index: int) -> np.ndarray:
+        """The node's local 4×4 matrix (identity for malformed transforms)."""
+        return _local_matrix(_dict(self.nodes[index]))
+
+    def world(self, index: int) -> np.ndarray:
+        """The node's world 4×4 matrix at rest."""
+        matrix = np.identity(4)
+        for node in self.ancestors_or_self(index):
+            matrix = self.local(node) @ matrix
+        return matrix
+
+    def add_node(self, node: dict[str, Any], parent: int | None) -> int:
+        """Append `node` (as a child of `parent` when given); its index."""
+        if not isinstance(self.gltf.get("nodes"), list):
+            self.gltf["nodes"] = []
+        index = len(self.nodes)
+        self.nodes.append(node)
+        if parent is not None:
+            _append_child(self.nodes[parent], index)
+            self.parents[index] = parent
+        return index
+
+    def place(self, index: int, world: np.ndarray) -> bool:
+        """Give the node the local transform that puts it at `world`; False when the world
+        frame is not exactly a translation, rotation and scale there."""
+        parent = self.parents.get(index)
+        local = world if parent is None else np.linalg.inv(self.world(parent)) @ world
+        return _write_trs(self.nodes[index], local)
+
+    def reparent(self, index: int, parent: int) -> bool:
+        """Move the node under `parent` keeping its world transform (see `place`)."""
+        world = self.world(index)
+        self._detach(index)
+        _append_child(self.nodes[parent], index)
+        self.parents[index] = parent
+        return self.place(index, world)
+
+    def invertible(self, index: int) -> bool:
+        """True when the node's world matrix can be inverted (no zero scale)."""
+        return abs(float(np.linalg.det(self.world(index)[:3, :3]))) > SINGULAR
+
+    def _detach(self, index: int) -> None:
+        parent = self.parents.pop(index, None)
+        if parent is not None:
+            _remove_item(self.nodes[parent], "children", index)
+        for scene in _list(self.gltf.get("scenes")):
+            if isinstance(scene, dict):
+                _remove_item(scene, "nodes", index)
+
+
+def _animated_or_skinned(gltf: Mapping[str, Any]) -> set[int]:
+    pinned: set[int] = set()
+    for animation in _list(gltf.get("animations")):
+        for channel in _list(_dict(animation).get("channels")):
+            node = _dict(_dict(channel).get("target")).get("node")
+            if _is_index(node):
+                pinned.add(node)
+    for skin in _list(gltf.get("skins")):
+        skin = _dict(skin)
+        pinned.update(j for j in _list(skin.get("joints")) if _is_index(j))
+        if _is_index(skin.get("skeleton")):
+            pinned.add(skin["skeleton"])
+    return pinned
+
+
+def _append_child(node: dict[str, Any], child: int) -> None:
+    if not isinstance(node.get("children"), list):
+        node["children"] = []
+    node["children"].append(child)
+
+
+def _remove_item(owner: dict[str, Any], key: str, item: int) -> None:
+    values = owner.get(key)
+    if isinstance(values, list) and item in values:
+        values.remove(item)
+        if not values:
+            del owner[key]  # glTF arrays have minItems 1
+
+
+# -- matrices --------------------------------------------------------------------------------
+
+
+def _numbers(value: Any, count: int) -> list[float] | None:
+    if not isinstance(value, list) or len(value) != count:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    return [float(v) for v in value]
+
+
+def _local_matrix(node: Mapping[str, Any]) -> np.ndarray:
+    matrix = _numbers(node.get("matrix"), 16)
+    if matrix is not None:
+        return np.array(matrix).reshape(4, 4).T  # glTF matrices are column-major
+    translation = _numbers(node.get("translation"), 3) or [0.0, 0.0, 0.0]
+    rotation = _numbers(node.get("rotation"), 4) or [0.0, 0.0, 0.0, 1.0]
+    scale = _numbers(node.get("scale"), 3) or [1.0, 1.0, 1.0]
+    return compose(translation, rotation, scale)
+
+
+def compose(
+    translation: Iterable[float], rotation: Iterable[float], scale: Iterable[float]
+) -> np.ndarray:
+    """T·R·S as a 4×4 matrix; `rotation` is a glTF quaternion (x, y, z, w)."""
+    matrix = np.identity(4)
+    matrix[:3, :3] = _rotation_matrix(np.array(list(rotation), dtype=float)) * np.array(
+        list(scale), dtype=float
+    )
+    matrix[:3, 3] = list(translation)
+    return matrix
+
+
+def _rotation_matrix(quat: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(quat))
+    x, y, z, w = quat / norm if norm > SINGULAR else (0.0, 0.0, 0.0, 1.0)
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def decompose(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Translation, rotation (x, y, z, w) and scale of a 4×4 matrix, and whether they
+    reproduce it exactly (False for shear, where the nearest rotation is used)."""
+    basis = matrix[:3, :3]
+    scale = np.linalg.norm(basis, axis=0)
+    if np.linalg.det(basis) < 0:
+        scale[0] = -scale[0]
+    rotation = basis / np.where(np.abs(scale) > SINGULAR, scale, 1.0)
+    if np.abs(rotation.T @ rotation - np.identity(3)).max() > ORTHONORMAL_TOLERANCE:
+        u, _sigma, vt = np.linalg.svd(basis)
+        if np.linalg.det(u @ vt) < 0:
+            u[:, -1] = -u[:, -1]
+        rotation = u @ vt
+        scale = np.diag(rotation.T @ basis).copy()
+    quat = _quaternion(rotation)
+    exact = np.allclose(compose(matrix[:3, 3], quat, scale), matrix, atol=ORTHONORMAL_TOLERANCE)
+    return matrix[:3, 3].copy(), quat, scale, bool(exact)
+
+
+def _quaternion(m: np.ndarray) -> np.ndarray:
+    """The unit quaternion (x, y, z, w) with w ≥ 0 of a rotation matrix (Shepperd)."""
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0:
+        s = 2.0 * np.sqrt(trace + 1.0)
+        quat = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = 2.0 * np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2])
+        quat = [s / 4, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s]
+    elif m[1, 1] > m[2, 2]:
+        s = 2.0 * np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2])
+        quat = [(m[0, 1] + m[1, 0]) / s, s / 4, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s]
+    else:
+        s = 2.0 * np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1])
+        quat = [(m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, s / 4, (m[1, 0] - m[0, 1]) / s]
+    result = np.array(quat) / np.linalg.norm(quat)
+    return -result if result[3] < 0 else result
+
+
+def _write_trs(node: dict[str, Any], matrix: np.ndarray) -> bool:
+    """Replace the node's transform by `matrix` as TRS, omitting identity parts."""
+    translation, rotation, scale, exact = decompose(matrix)
+    for key in TRS_KEYS:
+        node.pop(key, None)
+    if np.abs(translation).max() > IDENTITY_TOLERANCE:
+        node["translation"] = _tidy(translation)
+    if np.abs(rotation[:3]).max() > IDENTITY_TOLERANCE:
+        node["rotation"] = _tidy(rotation)
+    if np.abs(scale - 1.0).max() > IDENTITY_TOLERANCE:
+        node["scale"] = _tidy(scale)
+    return exact
+
+
+def _tidy(values: np.ndarray) -> list[float]:
+    return [0.0 if abs(v) < NEAR_ZERO else float(v) for v in values]
+
+
+# -- structural upgrades ---------------------------------------------------------------------
+
+
+def _node_name(work: _Work, index: int, suffix: str) -> str:
+    name = _dict(work.graph.nodes[index]).get("name")
+    return f"{name if isinstance(name, str) else f'node{index}'}.{suffix}"
+
+
+def _move_joint(work: _Work, source: int, frame: int, joint: Joint | None) -> None:
+    """Take the joint off `source` and put `joint` (when given) on `frame`."""
+    rest = replace(work.scene.nodes[source], joint=None)
+    if rest.is_empty():
+        del work.scene.nodes[source]
+    else:
+        work.scene.nodes[source] = rest
+    if joint is not None:
+        work.scene.nodes[frame] = replace(work.scene.nodes.get(frame, NodePhysics()), joint=joint)
+
+
+def _joints(work: _Work) -> list[tuple[int, Joint]]:
+    """(node, joint) of every joint, as a snapshot the caller may edit the scene under."""
+    found = []
+    for index, physics in work.scene.nodes.items():
+        if physics.joint is not None and _is_index(index):
+            found.append((index, physics.joint))
+    return found  # type: ignore[return-value]
+
+
+def _is_plain_frame(work: _Work, index: int, *, leaf: bool = False) -> bool:
+    """True for a node that holds nothing but (possibly) a joint: no mesh, camera, skin,
+    other extension, body, shape or vehicle part; with `leaf`, no children nor animation."""
+    node = work.graph.nodes[index]
+    if not isinstance(node, dict):
+        return False
+    keys = FRAME_KEYS if leaf else FRAME_KEYS[:-1]
+    if any(key in node for key in keys) or (leaf and index in work.graph.pinned):
+        return False
+    if any(name not in HANDLED for name in _dict(node.get("extensions"))):
+        return False
+    physics = work.scene.nodes.get(index, NodePhysics())
+    parts = (physics.motion, physics.collider, physics.trigger)
+    return all(part is None for part in parts) and index not in work.vehicles.nodes
+
+
+def _upgrade_v1_joints(work: _Work) -> None:
+    """OMI v1 joints (digest §4.5): the frame goes under body A, a new empty under body B."""
+    for index, joint in _joints(work):
+        if joint.legacy_bodies is not None:
+            _upgrade_v1_joint(work, index, joint, *joint.legacy_bodies)  # type: ignore[arg-type]
+
+
+def _upgrade_v1_joint(work: _Work, index: int, joint: Joint, body_a: int, body_b: int) -> None:
+    graph, report = work.graph, work.report
+    where = f"/nodes/{index}/extensions/{omi.JOINT_EXT}"
+    if not graph.is_node(index) or not all(
+        graph.is_node(body) and graph.invertible(body) for body in (body_a, body_b)
+    ):
+        report.warn("joint-skipped", where, "a v1 joint body is not a node with a usable transform")
+        _move_joint(work, index, index, None)
+        return
+    world = graph.world(index)
+    frame = index
+    exact = True
+    if _body_of(work, index) != body_a:
+        if _is_plain_frame(work, index, leaf=True):
+            exact = graph.reparent(index, body_a)
+        else:
+            frame = graph.add_node({"name": _node_name(work, index, "joint")}, body_a)
+            exact = graph.place(frame, world)
+            report.info("joint-frame-node", where,
+                        f"the v1 joint node holds more than a joint: its frame is new node {frame}")
+    connected = graph.add_node({"name": _node_name(work, index, "connected")}, body_b)
+    exact = graph.place(connected, world) and exact
+    if not exact:
+        report.warn("joint-frame-inexact", where,
+                    "the joint frame is sheared relative to a body: nearest rotation used")
+    _move_joint(work, index, frame, Joint(joint.settings, connected, enable_collision=False))
+
+
+def _body_of(work: _Work, index: int) -> int | None:
+    """The nearest ancestor-or-self carrying a motion."""
+    for node in work.graph.ancestors_or_self(index):
+        physics = work.scene.nodes.get(node)
+        if physics is not None and physics.motion is not None:
+            return node
+    return None
+
+
+def _anchor_world_sides(work: _Work) -> None:
+    """OMI needs a body on both joint sides: world-anchored sides get a static partner."""
+    for index, joint in _joints(work):
+        if joint.connected_node is None or not work.graph.is_node(joint.connected_node):
+            continue
+        bodies = [_body_or_static_partner(work, side) for side in (index, joint.connected_node)]
+        if bodies[0] == bodies[1]:
+            work.report.warn("joint-same-body", f"/nodes/{index}",
+                             f"both joint sides belong to body {bodies[0]}: joint not written")
+            _move_joint(work, index, index, None)
+
+
+def _body_or_static_partner(work: _Work, side: int) -> int:
+    """The body of a joint side; for a body-less side, the nearest collider ancestor-or-self
+    (else the root of its tree) made a static body."""
+    body = _body_of(work, side)
+    if body is not None:
+        return body
+    chain = list(work.graph.ancestors_or_self(side))
+    partner = next((n for n in chain if _has_collider(work, n)), chain[-1])
+    physics = work.scene.nodes.get(partner, NodePhysics())
+    work.scene.nodes[partner] = replace(physics, motion=Motion(kind="static"))
+    work.report.info("static-partner", f"/nodes/{partner}",
+                     f"joint side node {side} is anchored to the world or a static collider: "
+                     f"node {partner} written as an OMI static body")
+    return partner
+
+
+def _has_collider(work: _Work, index: int) -> bool:
+    physics = work.scene.nodes.get(index)
+    return physics is not None and physics.collider is not None
+
+
+def _give_joints_own_nodes(work: _Work) -> None:
+    """OMI puts a joint on a node of its own and connects it to a plain frame."""
+    for index, joint in _joints(work):
+        connected = joint.connected_node
+        if connected is None or not work.graph.is_node(connected):
+            continue
+        frame = index
+        if not _is_plain_frame(work, index):
+            frame = work.graph.add_node({"name": _node_name(work, index, "joint")}, index)
+            work.report.info("joint-own-node", f"/nodes/{index}",
+                             f"OMI wants a joint on its own node: moved to new child {frame}")
+        if not _is_plain_frame(work, connected):
+            connected = _connected_frame(work, connected)
+        _move_joint(work, index, frame, replace(joint, connected_node=connected))
+
+
+def _connected_frame(work: _Work, connected: int) -> int:
+    if connected not in work.frames:
+        frame = work.graph.add_node({"name": _node_name(work, connected, "connected")}, connected)
+        work.frames[connected] = frame
+        work.report.info("connected-own-node", f"/nodes/{connected}",
+                         f"joint connected to a node with content: new child frame {frame}")
+    return work.frames[connected]
+
+
+def _keep_static_bodies_apart(work: _Work) -> None:
+    """KHR has no static motion: a static body inside a moving one becomes kinematic."""
+    for index, physics in list(work.scene.nodes.items()):
+        if physics.motion is None or physics.motion.kind != "static":
+            continue
+        moving = next((a for a in list(work.graph.ancestors_or_self(index))[1:]
+                       if _moves(work, a)), None)
+        if moving is not None:
+            work.scene.nodes[index] = replace(physics, motion=replace(physics.motion,
+                                                                       kind="kinematic"))
+            work.report.warn("static-in-moving-body", f"/nodes/{index}",
+                             f"a static body under moving body {moving} would merge into it in "
+                             "KHR: written as kinematic")
+
+
+def _moves(work: _Work, index: int) -> bool:
+    physics = work.scene.nodes.get(index)
+    return physics is not None and physics.motion is not None and physics.motion.kind != "static"
+
+
+def _report_compound_parents(work: _Work, target: Target) -> None:
+    for index, physics in work.scene.nodes.items():
+        collider = physics.collider
+        if collider is None or collider.shape is not None:
+            continue
+        where = f"/nodes/{index}/extensions/{omi.BODY_EXT}/collider"
+        lost = " with its material/filter" if collider.material or collider.filter else ""
+        if target == "KHR":
+            work.report.warn("compound-parent-dropped", where,
+                             f"KHR has no compound-parent collider: dropped{lost}; the child "
+                             "colliders join the nearest motion or stay static")
+        else:
+            work.report.info("compound-parent-omitted", where,
+                             f"collider {{}} omitted{lost}: child colliders still join the "
+                             "nearest motion")
+
+
+# -- encoding --------------------------------------------------------------------------------
+
+
+def _same(ref: Hashable) -> int | None:
+    return ref if _is_index(ref) else None
+
+
+def _encode(work: _Work, target: Target, form: str, godot_capsules: bool) -> Encoded:
+    scratch = Report()
+    if target == "OMI":
+        encoded = omi.encode_omi(work.scene, _same, _same, scratch, legacy_round=godot_capsules)
+    else:
+        mesh_nodes = _mesh_nodes(work) if form == "node" else {}
+        encoded = khr.encode_khr(
+            work.scene, _same, _same, scratch, form=form,  # type: ignore[arg-type]
+            resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
+        )
+    _copy_issues(scratch, work.report)
+    return encoded
+
+
+def _copy_issues(source: Report, target: Report) -> None:
+    """Codec issues name nodes as "node N": turn those into JSON pointers."""
+    for issue in source.issues:
+        where = re.sub(r"^node (\d+)$", r"/nodes/\1", issue.where)
+        target.add(issue.severity, issue.code, where, issue.message)
+
+
+def _collision_meshes(scene: PhysicsScene) -> list[int]:
+    meshes: dict[int, None] = {}
+    for physics in scene.nodes.values():
+        for part in (physics.collider, physics.trigger):
+            shape = None if part is None else part.shape
+            if shape is not None and _is_index(shape.mesh):
+                meshes[shape.mesh] = None  # type: ignore[index]
+    return list(meshes)
+
+
+def _mesh_nodes(work: _Work) -> dict[int, int]:
+    """KHR `geometry.node`: one orphan identity node per collision mesh."""
+    reusable = _orphan_mesh_nodes(work)
+    made = 0
+    nodes: dict[int, int] = {}
+    for mesh in _collision_meshes(work.scene):
+        if mesh not in reusable:
+            reusable[mesh] = work.graph.add_node({"name": MESH_NODE_NAME, "mesh": mesh}, None)
+            made += 1
+        nodes[mesh] = reusable[mesh]
+    if made:
+        work.report.info("geometry-node-orphans", "/nodes",
+                         f"{made} orphan node(s) added for KHR geometry.node (in no scene)")
+    return nodes
+
+
+def _orphan_mesh_nodes(work: _Work) -> dict[int, int]:
+    """Existing nodes in no scene and without parent that only carry a mesh at identity."""
+    in_scenes = {n for s in _list(work.out.get("scenes")) for n in _list(_dict(s).get("nodes"))}
+    found: dict[int, int] = {}
+    for index, node in enumerate(work.graph.nodes):
+        if index not in in_scenes and _is_bare_mesh_node(work, index):
+            found.setdefault(node["mesh"], index)
+    return found
+
+
+def _is_bare_mesh_node(work: _Work, index: int) -> bool:
+    """A parentless node with a mesh at identity and nothing else (no physics either)."""
+    node = work.graph.nodes[index]
+    if not isinstance(node, dict) or not _is_index(node.get("mesh")):
+        return False
+    if any(key in node for key in FRAME_KEYS[1:]) or index in work.graph.parents:
+        return False
+    if any(name not in HANDLED for name in _dict(node.get("extensions"))):
+        return False
+    if index in work.scene.nodes or index in work.vehicles.nodes:
+        return False
+    return bool(np.allclose(work.graph.local(index), np.identity(4), atol=IDENTITY_TOLERANCE))
+
+
+def _gravity_references(gltf: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """(node, shape index) of every shaped OMI_physics_gravity."""
+    refs = []
+    for index, node in enumerate(_list(gltf.get("nodes"))):
+        gravity = _dict(_dict(_dict(node).get("extensions")).get(GRAVITY_EXT))
+        shape = _dict(gravity.get("shaped")).get("shape")
+        if _is_index(shape):
+            refs.append((index, shape))
+    return refs
+
+
+def _keep_gravity_shapes(
+    work: _Work, view: DocumentView, encoded: Encoded, godot_capsules: bool
+) -> None:
+    """OMI_physics_gravity indexes OMI_physics_shape: re-add its shapes and re-index it."""
+    refs = _gravity_references(work.out)
+    if not refs:
+        return
+    shapes_root = encoded.root.get(omi.SHAPE_EXT, {})
+    pool = Pool()
+    for entry in shapes_root.get("shapes", []):
+        pool.add(entry)
+    raw_shapes = _list(_dict(view.extension(omi.SHAPE_EXT)).get("shapes"))
+    for index, shape_index in refs:
+        where = f"/nodes/{index}/extensions/{GRAVITY_EXT}/shaped/shape"
+        if shape_index >= len(raw_shapes):
+            work.report.warn("gravity-shape-missing", where, "shape index out of range; kept")
+            continue
+        entry = _reencode_omi_shape(raw_shapes[shape_index], view.mesh_count, godot_capsules)
+        work.out["nodes"][index]["extensions"][GRAVITY_EXT]["shaped"]["shape"] = pool.add(entry)
+    encoded.root[omi.SHAPE_EXT] = {**shapes_root, "shapes": pool.entries}
+    work.report.info("gravity-shapes-kept", f"/extensions/{omi.SHAPE_EXT}",
+                     f"{GRAVITY_EXT} keeps its shapes in {omi.SHAPE_EXT} (re-indexed)")
+
+
+def _reencode_omi_shape(raw: Any, mesh_count: int, godot_capsules: bool) -> dict[str, Any]:
+    """A raw OMI shape in the current layout (the raw entry when it cannot be read)."""
+    quiet = Report()  # the physics decoder already reported this shape's problems
+    mini = DocumentView(
+        extensions={omi.SHAPE_EXT: {"shapes": [raw]}},
+        nodes=[NodeView({omi.BODY_EXT: {"collider": {"shape": 0}}}, None, ())],
+        mesh_count=mesh_count,
+    )
+    physics = omi.decode_omi(mini, quiet).nodes.get(0)
+    shape: Shape | None = None
+    if physics is not None and physics.collider is not None:
+        shape = physics.collider.shape
+    if shape is None:
+        return copy.deepcopy(raw)
+    one = PhysicsScene({0: NodePhysics(collider=Collider(shape=shape))})
+    written = omi.encode_omi(one, _same, _same, quiet, legacy_round=godot_capsules)
+    shapes = written.root.get(omi.SHAPE_EXT, {}).get("shapes", [])
+    return shapes[0] if shapes else copy.deepcopy(raw)
+
+
+def _merge_vehicles(work: _Work, encoded: Encoded, target: Target) -> None:
+    """Vehicle parts and seats; wheel materials join the target's physics materials."""
+    if not work.vehicles.nodes:
+        return
+    root_name = omi.BODY_EXT if target == "OMI" else khr.BODIES_EXT
+    root = encoded.root.get(root_name, {})
+    materials = Pool()
+    for entry in root.get("physicsMaterials", []):
+        materials.add(entry)
+    scratch = Report()
+    written = encode_vehicles(
+        work.vehicles, _same, scratch, lambda material: materials.add(encode_material(material))
+    )
+    _copy_issues(scratch, work.report)
+    if materials.entries:
+        encoded.root[root_name] = {**root, "physicsMaterials": materials.entries}
+    encoded.root.update(written.root)
+    for ref, payload in written.nodes.items():
+        encoded.nodes.setdefault(ref, {}).update(payload)
+
+
+# -- putting it back -------------------------------------------------------------------------
+
+
+def _splice(mapping: Mapping[str, Any], additions: Mapping[str, Any]) -> dict[str, Any]:
+    """`mapping` without the handled extensions, `additions` where the first one was."""
+    result: dict[str, Any] = {}
+    placed = False
+    for key, value in mapping.items():
+        if key not in HANDLED:
+            result[key] = value
+        elif not placed:
+            result.update(additions)
+            placed = True
+    if not placed:
+        result.update(additions)
+    return result
+
+
+def _splice_names(names: list[Any], additions: list[str]) -> list[Any]:
+    """A name list without the handled names, `additions` where the first one was."""
+    result: list[Any] = []
+    placed = False
+    for name in names:
+        if name not in HANDLED:
+            result.append(name)
+        elif not placed:
+            result.extend(a for a in additions if a not in result)
+            placed = True
+    if not placed:
+        result.extend(a for a in additions if a not in result)
+    return result
+
+
+def _set_or_drop(owner: dict[str, Any], key: str, value: Any) -> None:
+    if value:
+        owner[key] = value
+    else:
+        owner.pop(key, None)
+
+
+def _attach(work: _Work, encoded: Encoded) -> None:
+    """Replace the handled extensions of the root and of every node by the encoded ones."""
+    out = work.out
+    if isinstance(out.get("extensions"), Mapping) or encoded.root:
+        _set_or_drop(out, "extensions", _splice(_dict(out.get("extensions")), encoded.root))
+    for index, node in enumerate(work.graph.nodes):
+        payload = encoded.nodes.get(index, {})
+        if isinstance(node, dict) and (isinstance(node.get("extensions"), Mapping) or payload):
+            _set_or_drop(node, "extensions", _splice(_dict(node.get("extensions")), payload))
+
+
+def _declare(
+    out: dict[str, Any], source: Mapping[str, Any], written: list[str], report: Report
+) -> None:
+    """`extensionsUsed` lists what is written; a required physics name stays required as its
+    written equivalents."""
+    if isinstance(source.get("extensionsUsed"), list) or written:
+        _set_or_drop(out, "extensionsUsed", _splice_names(_list(source.get("extensionsUsed")),
+                                                          written))
+    required = source.get("extensionsRequired")
+    if not isinstance(required, list):
+        return
+    physics_written = [name for name in written if name not in VEHICLE_EXTENSIONS]
+    additions = [name for name in written if name in VEHICLE_EXTENSIONS and name in required]
+    if any(name in HANDLED and name not in VEHICLE_EXTENSIONS for name in required):
+        additions = physics_written + additions
+        report.warn("physics-required", "/extensionsRequired",
+                    "physics was listed as required: the written physics names are required "
+                    "too, although readers without them could still show the file")
+    _set_or_drop(out, "extensionsRequired", _splice_names(required, additions))
+
+
+def _report_lost_metadata(gltf: Mapping[str, Any], report: Report) -> None:
+    """Names, extras and nested extensions inside physics payloads are not carried over."""
+    places = [
+        pointer
+        for base, payload in _handled_payloads(gltf)
+        for pointer in _metadata_pointers(payload, base)
+    ]
+    if places:
+        report.warn("physics-metadata-dropped", places[0],
+                    f"names, extras or extensions inside physics data are not kept "
+                    f"({len(places)} place(s))")
+
+
+def _report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Report) -> None:
+    """Nodes that only served KHR `geometry.node` stay in the file when another form is
+    written (removing nodes would re-index the document)."""
+    targets: set[int] = set()
+    for base, payload in _handled_payloads(gltf):
+        for part in ("collider", "trigger"):
+            node = _dict(_dict(_dict(payload).get(part)).get("geometry")).get("node")
+            if base.startswith("/nodes/") and _is_index(node):
+                targets.add(node)
+    if targets and not node_form:
+        report.info("geometry-nodes-kept", "/nodes",
+                    f"nodes {sorted(targets)} held geometry.node meshes; kept, now unused")
+
+
+def _handled_payloads(gltf: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    for name, payload in _dict(gltf.get("extensions")).items():
+        if name in HANDLED:
+            yield f"/extensions/{name}", payload
+    for index, node in enumerate(_list(gltf.get("nodes"))):
+        for name, payload in _dict(_dict(node).get("extensions")).items():
+            if name in HANDLED:
+                yield f"/nodes/{index}/extensions/{name}", payload
+
+
+def _metadata_pointers(value: Any, pointer: str) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key in METADATA_KEYS:
+                yield f"{pointer}/{key}"
+            else:
+                yield from _metadata_pointers(item, f"{pointer}/{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _metadata_pointers(item, f"{pointer}/{i}")
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _is_index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _dict(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def read_asset(path: Path | str) -> tuple[dict[str, Any], bytes | None]:
+    """The JSON of a .gltf or .glb file and the GLB binary chunk (None for .gltf or a GLB
+    without one). Raises ValueError (or OSError) for unreadable files."""
+    data = Path(path).read_bytes()
+    if data[:4] == GLB_MAGIC:
+        gltf, binary = _read_glb(data)
+    else:
+        try:
+            gltf = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not UTF-8 JSON") from exc
+        binary = None
+    if not isinstance(gltf, dict):
+        raise ValueError(f"{path}: the glTF JSON is not an object")
+    return gltf, binary
+
+
+def _read_glb(data: bytes) -> tuple[Any, bytes | None]:
+    if len(data) < GLB_HEADER.size + GLB_CHUNK.size:
+        raise ValueError("truncated GLB")
+    _magic, version, total = GLB_HEADER.unpack_from(data, 0)
+    if version != GLB_VERSION or total > len(data):
+        raise ValueError(f"unsupported or truncated GLB (version {version}, length {total})")
+    chunks = list(_glb_chunks(data[:total]))
+    if not chunks or chunks[0][0] != GLB_JSON:
+        raise ValueError("the first GLB chunk is not JSON")
+    binary = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == GLB_BIN else None
+    return json.loads(chunks[0][1].decode("utf-8")), binary
+
+
+def _glb_chunks(data: bytes) -> Iterator[tuple[int, bytes]]:
+    offset = GLB_HEADER.size
+    while offset + GLB_CHUNK.size <= len(data):
+        length, kind = GLB_CHUNK.unpack_from(data, offset)
+        start = offset + GLB_CHUNK.size
+        if start + length > len(data):
+            raise ValueError("a GLB chunk runs past the end of the file")
+        yield kind, data[start:start + length]
+        offset = start + length
+
+
+def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
+    """Write .glb (JSON chunk padded with spaces, `binary` unchanged) or .gltf (indented
+    JSON; `binary` must be None: a .gltf keeps its external buffers)."""
+    path = Path(path)
+    if path.suffix.lower() == ".glb":
+        path.write_bytes(glb_bytes(gltf, binary))
+        return
+    if binary is not None:
+        raise ValueError(f"{path}: a GLB binary chunk cannot go into a .gltf file")
+    path.write_text(json.dumps(gltf, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
+    """A GLB container; the binary chunk is only zero-padded if misaligned."""
+    text = json.dumps(gltf, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text
+    if binary is not None:
+        body = binary + b"\0" * (-len(binary) % 4)
+        chunks += GLB_CHUNK.pack(len(body), GLB_BIN) + body
+    return GLB_HEADER.pack(GLB_MAGIC, GLB_VERSION, GLB_HEADER.size + len(chunks)) + chunks
+
+
+def relative_resources(gltf: Mapping[str, Any]) -> list[str]:
+    """The relative URIs of buffers and images (data: and absolute URIs left out)."""
+    uris = []
+    for key in ("buffers", "images"):
+        for item in _list(gltf.get(key)):
+            uri = _dict(item).get("uri")
+            if isinstance(uri, str) and not urlsplit(uri).scheme and not uri.startswith("/"):
+                uris.append(uri)
+    return uris
+
+
+def copy_resources(
+    gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report
+) -> None:
+    """Copy a .gltf's relative buffers and images from `source_dir` to `target_dir` so its
+    URIs stay valid; existing different files are never overwritten (reported)."""
+    if source_dir.resolve() == target_dir.resolve():
+        return
+    for uri in dict.fromkeys(relative_resources(gltf)):
+        relative = Path(unquote(uri))
+        source, target = source_dir / relative, target_dir / relative
+        if ".." in relative.parts:
+            report.warn("resource-outside", uri, "a resource outside the folder is not copied")
+        elif not source.is_file():
+            report.warn("resource-missing", uri, f"{source} does not exist")
+        elif target.exists() and target.read_bytes() != source.read_bytes():
+            report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
+        elif not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)

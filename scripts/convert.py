@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Upgrade or translate the physics of a .gltf/.glb file; needs only Python 3.11 and numpy.
+
+    python3.11 scripts/convert.py INPUT OUTPUT --to {omi,khr} [--khr-geometry {mesh,node}]
+        [--godot-capsules] [--report FILE]
+
+Reads every OMI and KHR physics revision (and OMI vehicles) and writes them in the current
+OMI or KHR layout; everything else in the file is kept. OUTPUT must use the container of
+INPUT (.glb → .glb keeps the binary chunk byte for byte; .gltf → .gltf keeps external
+buffers and images, which are copied next to OUTPUT when it goes to another folder; an
+existing different file there is never overwritten). `--khr-geometry node` writes the
+2025-10 `geometry.node` form; `--godot-capsules` writes OMI capsules and cylinders in the
+pre-2025 layout Godot 4 reads. Every lossy step is printed; `--report FILE` also writes the
+issues as JSON. Exit status: 0 when written, 1 when INPUT cannot be read or OUTPUT cannot
+be written, 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "gltf_physics"
+CONTAINERS = {".gltf": ".gltf", ".glb": ".glb"}
+
+
+def load_convert_module() -> Any:
+    """Import `gltf_physics.io.convert` from this checkout without running the add-on's
+    __init__ (so without bpy): a stub package whose __path__ is the checkout."""
+    if PACKAGE not in sys.modules:
+        package = types.ModuleType(PACKAGE)
+        package.__path__ = [str(ROOT)]
+        sys.modules[PACKAGE] = package
+    return importlib.import_module(f"{PACKAGE}.io.convert")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line; the output container must match the input's."""
+    parser = argparse.ArgumentParser(
+        description="Write the physics of a glTF file as current OMI or KHR; keep the rest.",
+    )
+    parser.add_argument("input", type=Path, help=".gltf or .glb file to read")
+    parser.add_argument("output", type=Path, help="file to write (same container as INPUT)")
+    parser.add_argument("--to", required=True, choices=("omi", "khr"), help="target format")
+    parser.add_argument("--khr-geometry", choices=("mesh", "node"), default="mesh",
+                        help="KHR mesh colliders as geometry.mesh (default) or geometry.node")
+    parser.add_argument("--godot-capsules", action="store_true",
+                        help="OMI: pre-2025 capsule/cylinder layout for Godot 4")
+    parser.add_argument("--report", type=Path, metavar="FILE", help="also write issues as JSON")
+    args = parser.parse_args(argv)
+    suffix_in, suffix_out = args.input.suffix.lower(), args.output.suffix.lower()
+    if suffix_in not in CONTAINERS or CONTAINERS[suffix_in] != suffix_out:
+        parser.error(f"OUTPUT must be a {CONTAINERS.get(suffix_in, '.gltf or .glb')} file "
+                     f"like INPUT (got {args.input.name} → {args.output.name})")
+    if args.godot_capsules and args.to != "omi":
+        parser.error("--godot-capsules only applies to --to omi")
+    return args
+
+
+def print_issues(issues: list[Any]) -> None:
+    """One line per issue: severity, code, JSON pointer, message."""
+    for issue in issues:
+        print(f"{issue.severity}: {issue.code}: {issue.where}: {issue.message}")
+
+
+def write_report(path: Path, args: argparse.Namespace, issues: list[Any]) -> None:
+    """The issues as JSON, with the conversion settings."""
+    document = {
+        "input": str(args.input), "output": str(args.output), "target": args.to.upper(),
+        "khrGeometry": args.khr_geometry, "godotCapsules": args.godot_capsules,
+        "issues": [
+            {"severity": i.severity, "code": i.code, "where": i.where, "message": i.message}
+            for i in issues
+        ],
+    }
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Convert INPUT to OUTPUT; the exit status."""
+    args = parse_args(argv)
+    convert = load_convert_module()
+    report = convert.Report()
+    try:
+        gltf, binary = convert.read_asset(args.input)
+    except (OSError, ValueError) as exc:
+        print(f"error: cannot read {args.input}: {exc}", file=sys.stderr)
+        return 1
+    out = convert.convert_document(
+        gltf, args.to.upper(), khr_geometry=args.khr_geometry,
+        godot_capsules=args.godot_capsules, report=report,
+    )
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        convert.write_asset(args.output, out, binary)
+        if binary is None:
+            convert.copy_resources(out, args.input.parent, args.output.parent, report)
+        if args.report is not None:
+            write_report(args.report, args, report.issues)
+    except (OSError, ValueError) as exc:
+        print(f"error: cannot write {args.output}: {exc}", file=sys.stderr)
+        return 1
+    print_issues(report.issues)
+    warnings = len(report.of("warning")) + len(report.of("error"))
+    print(f"wrote {args.output} ({args.to.upper()}): {warnings} warning(s), "
+          f"{len(report.of('info'))} note(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
