@@ -136,7 +136,16 @@ class PhysicsExportExtension:
     def _record(self, node: Any, obj: bpy.types.Object, export_settings: dict) -> None:
         props = obj.gltf_physics
         yup = export_settings["gltf_yup"]
-        body = NodePhysics(motion=motion_of(props, yup))
+        motion = motion_of(props, yup)
+        if (
+            self.format == "KHR" and motion is not None and motion.kind == "static"
+            and body_of(obj.parent) is not None
+            and body_of(obj.parent).gltf_physics.motion_type in ("DYNAMIC", "KINEMATIC")
+        ):  # KHR has no static motion: without one, it would join the moving body
+            self.report.warn("static-in-moving-body", obj.name,
+                             "a static body under a moving body is written as kinematic")
+            motion = replace(motion, kind="kinematic")
+        body = NodePhysics(motion=motion)
         shape_part = None
         shape_node = node
         if props.shape_type != "NONE":

@@ -162,3 +162,16 @@ def test_omi_godot4_capsule_layout_option(clean_scene, tmp_path):
                 if s["type"] == "capsule"]
     # Pill: mid-height 1.2, radii 0.3/0.4 → one radius 0.4, full height 2.0 (taper reported)
     assert capsules == [{"radius": 0.4, "height": 2.0}]
+
+
+def test_khr_static_body_under_a_moving_body_becomes_kinematic(clean_scene, tmp_path):
+    cart = h.set_physics(h.mesh_object("Cart"), motion_type="DYNAMIC", shape_type="BOX")
+    post = h.set_physics(h.mesh_object("Post", location=(0, 0, 2)), motion_type="STATIC",
+                         shape_type="BOX")
+    post.parent = cart
+    gltf = h.export(tmp_path / "k.gltf", "KHR")
+    node = next(n for n in gltf["nodes"] if n["name"] == "Post")
+    assert node["extensions"]["KHR_physics_rigid_bodies"]["motion"]["isKinematic"] is True
+    omi = h.export(tmp_path / "o.gltf", "OMI")
+    node = next(n for n in omi["nodes"] if n["name"] == "Post")
+    assert node["extensions"]["OMI_physics_body"]["motion"]["type"] == "static"
