@@ -3,11 +3,11 @@
 
 import bpy
 
-from . import hull, joints, layers, shapes, tools, validation, vehicles
+from . import hull, joints, layers, native, shapes, tools, validation, vehicles
 
 CLASSES = (
     *shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES, *hull.CLASSES,
-    *validation.CLASSES, *vehicles.CLASSES,
+    *validation.CLASSES, *vehicles.CLASSES, *native.CLASSES,
 )
 
 

@@ -42,6 +42,9 @@ class GLTF_PHYSICS_PT_scene(bpy.types.Panel):
         row = layout.row(align=True)
         row.operator("gltf_physics.preview", icon="PLAY")
         row.operator("gltf_physics.preview_remove", icon="X")
+        row = layout.row(align=True)
+        row.operator("gltf_physics.from_native", icon="IMPORT")
+        row.operator("gltf_physics.to_native", icon="EXPORT")
 
 
 class GLTF_PHYSICS_UL_problems(bpy.types.UIList):
