@@ -79,6 +79,8 @@ class PhysicsExportExtension:
         self.joint_objects: list[tuple[str, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
         self.vehicle_objects: list[tuple[str, Any]] = []
+        self.bounds: dict[int, Any] = {}  # fitted-bounds cache, per unmodified mesh
+        self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
         self.yup = True
         self.report = Report()
 
@@ -113,15 +115,16 @@ class PhysicsExportExtension:
             node.extras = node.extras or None
         if self.format == "NONE" or not isinstance(blender_object, bpy.types.Object):
             return
-        self.node_of[blender_object.name] = node
-        self.yup = export_settings["gltf_yup"]
+        name = blender_object.name
+        self.node_of[name] = node
         props = blender_object.gltf_physics
         if props.joint_type != "NONE":
-            self.joint_objects.append((blender_object.name, node))
+            self.joint_objects.append((name, node))
         if has_vehicle_data(props):
-            self.vehicle_objects.append((blender_object.name, node))
+            self.vehicle_objects.append((name, node))
         if not _has_body_or_shape(props):
             return
+        self.yup = export_settings["gltf_yup"]
         try:
             self._record(node, blender_object, export_settings)
         except Exception as exc:
@@ -149,7 +152,7 @@ class PhysicsExportExtension:
         shape_part = None
         shape_node = node
         if props.shape_type != "NONE":
-            placement = placement_of(obj, self._mesh_ref(node, obj, yup), yup)
+            placement = placement_of(obj, self._mesh_ref(node, obj, yup), yup, self.bounds)
             if placement is None:
                 self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
             else:
@@ -174,7 +177,7 @@ class PhysicsExportExtension:
         self.records.append(_Record(obj.name, node, shape_node, body, shape_part, members))
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
-        flt = filter_of(props, self.layer_names)
+        flt = filter_of(props, self.layer_names, self.filter_names)
         if props.shape_role == "TRIGGER":
             return NodePhysics(trigger=Trigger(shape=shape, filter=flt))
         return NodePhysics(collider=Collider(shape=shape, material=material_of(props), filter=flt))

@@ -24,13 +24,28 @@ class Fit:
     offset: tuple[float, float, float]
 
 
-def local_bounds(obj: bpy.types.Object) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """(min, max) corners of the object's evaluated local bounding box, or None."""
+Bounds = tuple[tuple[float, ...], tuple[float, ...]]
+
+
+def local_bounds(obj: bpy.types.Object, cache: dict[int, Bounds] | None = None) -> Bounds | None:
+    """(min, max) corners of the object's evaluated local bounding box, or None.
+
+    With `cache`, objects showing the same mesh without modifiers or shape keys share one
+    reading (a level's props usually share a few meshes).
+    """
     if obj.type not in FITTABLE_TYPES:
         return None
+    key = None
+    if cache is not None and obj.type == "MESH" and not obj.modifiers \
+            and obj.data.shape_keys is None:
+        key = obj.data.as_pointer()
+        if key in cache:
+            return cache[key]
     corners = obj.bound_box
     lo = tuple(min(c[i] for c in corners) for i in range(3))
     hi = tuple(max(c[i] for c in corners) for i in range(3))
+    if key is not None:
+        cache[key] = (lo, hi)
     return lo, hi
 
 

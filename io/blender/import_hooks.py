@@ -113,7 +113,8 @@ class PhysicsImportExtension:
                 lambda owner, name: _child(owner, name, None),
             )
         self._mark_compound_members(gltf)
-        bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
+        if any(p.joint and p.joint.legacy_bodies for p in self.physics.nodes.values()):
+            bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
         for index, physics in self.physics.nodes.items():
             if physics.joint is not None:
                 self._apply_joint(gltf, index, physics.joint)

@@ -3,6 +3,7 @@
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 import bpy
 from mathutils import Quaternion
@@ -70,24 +71,31 @@ def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
     )
 
 
-def filter_of(props: bpy.types.PropertyGroup, layer_names: list[str]) -> CollisionFilter | None:
+def filter_of(
+    props: bpy.types.PropertyGroup, layer_names: list[str],
+    cache: dict[tuple[bool, ...], tuple[str, ...]] | None = None,
+) -> CollisionFilter | None:
     """The shape's collision filter, layer bits turned into layer names."""
     if not props.use_filter:
         return None
+    cache = {} if cache is None else cache
 
-    def names(bits: bpy.types.bpy_prop_array) -> tuple[str, ...]:
-        return tuple(name for name, on in zip(layer_names, bits, strict=False) if on)
+    def names(bits: tuple[bool, ...]) -> tuple[str, ...]:
+        if bits not in cache:
+            cache[bits] = tuple(name for name, on in zip(layer_names, bits, strict=False) if on)
+        return cache[bits]
 
-    targets = names(props.filter_targets)
+    targets = names(tuple(props.filter_targets[:]))
     return CollisionFilter(
-        collision_systems=names(props.filter_layers),
+        collision_systems=names(tuple(props.filter_layers[:])),
         collide_with_systems=targets if props.filter_mode == "ONLY" else (),
         not_collide_with_systems=targets if props.filter_mode == "EXCEPT" else (),
     )
 
 
 def placement_of(
-    obj: bpy.types.Object, mesh_ref: Hashable | None, yup: bool
+    obj: bpy.types.Object, mesh_ref: Hashable | None, yup: bool,
+    bounds_cache: dict[int, Any] | None = None,
 ) -> ShapePlacement | None:
     """The object's shape in glTF space, with its offset; None without a usable shape."""
     props = obj.gltf_physics
@@ -96,7 +104,7 @@ def placement_of(
         if mesh_ref is None:
             return None
         return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
-    fit = dimensions_of(obj, kind)
+    fit = dimensions_of(obj, kind, bounds_cache)
     shape = _analytic(kind, fit, yup, props.plane_double_sided)
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
@@ -119,11 +127,14 @@ def _shape_rotation(
     return axes.quat_to_gltf(tuple(custom), yup)
 
 
-def dimensions_of(obj: bpy.types.Object, kind: str) -> Fit:
-    """The analytic shape's dimensions and offset (object space): fitted or custom."""
+def dimensions_of(
+    obj: bpy.types.Object, kind: str, bounds_cache: dict[int, Any] | None = None
+) -> Fit:
+    """The analytic shape's dimensions and offset (object space): fitted or custom.
+    `bounds_cache` shares the bounds of objects that show the same unmodified mesh."""
     props = obj.gltf_physics
     if props.size_mode == "FIT":
-        bounds = local_bounds(obj)
+        bounds = local_bounds(obj, bounds_cache)
         if bounds is not None:
             return fit_shape(kind, bounds)
     return Fit(

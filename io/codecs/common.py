@@ -50,6 +50,8 @@ class Pool:
     entries: list[dict[str, Any]] = field(default_factory=list)
     _index: dict[str, int] = field(default_factory=dict)
 
+    _memo: dict[Hashable, int] = field(default_factory=dict)
+
     def add(self, entry: dict[str, Any]) -> int:
         """The index of `entry`, appending it the first time it is seen."""
         key = json.dumps(entry, sort_keys=True)
@@ -57,6 +59,18 @@ class Pool:
             self._index[key] = len(self.entries)
             self.entries.append(entry)
         return self._index[key]
+
+    def add_value(
+        self, value: Hashable, encode: Callable[[Any], dict[str, Any] | None]
+    ) -> int | None:
+        """The index of `encode(value)`, encoding each distinct (hashable) value once; None
+        when it encodes to nothing."""
+        if value not in self._memo:
+            entry = encode(value)
+            if entry is None:
+                return None
+            self._memo[value] = self.add(entry)
+        return self._memo[value]
 
 
 @dataclass(slots=True)

@@ -45,8 +45,8 @@ def encode_khr(
 
     def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
         if shape.kind not in ("convex", "trimesh"):
-            return {"geometry": {"shape": shapes.add(
-                {"type": shape.kind, shape.kind: encode_analytic(shape)}
+            return {"geometry": {"shape": shapes.add_value(
+                shape, lambda s: {"type": s.kind, s.kind: encode_analytic(s)}
             )}}
         hull = shape.kind == "convex"
         if form == "node" and resolve_mesh_node is not None:

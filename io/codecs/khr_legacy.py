@@ -55,7 +55,7 @@ def decode_khr_2024(view: DocumentView, report: Report) -> PhysicsScene:
     """Read 2024-03 KHR physics into the current model; bad blocks are reported and skipped."""
     read = JsonReader(report)
     if is_khr_2024(view):
-        where = f"/extensions/{SHAPES_EXT}" if SHAPES_EXT in view.extensions else ""
+        where = f"/extensions/{SHAPES_EXT if SHAPES_EXT in view.extensions else BODIES_EXT}"
         report.info("legacy-khr-2024", where, "KHR physics 2024-03 upgraded to the current draft")
     shapes = _decode_shapes(view, read)
     where_body = f"/extensions/{BODIES_EXT}"

@@ -171,9 +171,10 @@ class NodeEncoder:
         if written is None:
             return None
         if collider.material is not None:
-            written["physicsMaterial"] = self.materials.add(encode_material(collider.material))
+            written["physicsMaterial"] = self.materials.add_value(collider.material,
+                                                                  encode_material)
         if collider.filter is not None:
-            written["collisionFilter"] = self.filters.add(encode_filter(collider.filter))
+            written["collisionFilter"] = self.filters.add_value(collider.filter, encode_filter)
         return written
 
     def trigger(self, trigger: Trigger, where: str) -> dict[str, Any] | None:
@@ -181,7 +182,7 @@ class NodeEncoder:
         if trigger.shape is not None:
             written = self.geometry(trigger.shape, where)
             if written is not None and trigger.filter is not None:
-                written["collisionFilter"] = self.filters.add(encode_filter(trigger.filter))
+                written["collisionFilter"] = self.filters.add_value(trigger.filter, encode_filter)
             return written
         nodes = [self.resolve_node(ref) for ref in trigger.nodes]
         kept = [n for n in nodes if n is not None]

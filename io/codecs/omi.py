@@ -60,8 +60,8 @@ def encode_omi(
     def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
         if legacy_round and shape.kind in ("capsule", "cylinder"):
             return {"shape": shapes.add(_legacy_round(shape, where, report))}
-        entry = _encode_shape(shape, where, resolve_mesh, report)
-        return None if entry is None else {"shape": shapes.add(entry)}
+        index = shapes.add_value(shape, lambda s: _encode_shape(s, where, resolve_mesh, report))
+        return None if index is None else {"shape": index}
 
     nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
     encoded = Encoded()

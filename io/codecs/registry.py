@@ -33,12 +33,14 @@ IGNORED_EXTENSIONS: Final = ("OMI_physics_gravity", "OMI_spawn_point")
 
 
 def report_ignored(view: DocumentView, report: Report) -> None:
-    """One warning per ignored extension the document uses."""
+    """One warning per ignored extension the document uses, at its first use."""
     for name in IGNORED_EXTENSIONS:
-        used = name in view.extensions or any(name in n.extensions for n in view.nodes)
-        if used:
-            report.warn("extension-ignored", f"/extensions/{name}" if name in view.extensions
-                        else "", f"{name} is not supported by gltf_physics: ignored")
+        where = f"/extensions/{name}" if name in view.extensions else next(
+            (f"/nodes/{i}/extensions/{name}" for i, n in enumerate(view.nodes)
+             if name in n.extensions), None)
+        if where is not None:
+            report.warn("extension-ignored", where,
+                        f"{name} is not supported by gltf_physics: ignored")
 
 
 def decode_document(view: DocumentView, report: Report) -> PhysicsScene:

@@ -676,3 +676,18 @@ def test_archived_omi_collider_listing_is_complete() -> None:
     found = {str(p.relative_to(folder)) for p in folder.glob("**/*.gltf")}
     assert found == set(OMI_COLLIDER_TWINS)
     assert (SHARED / "specs/omi/OMI_collider/README.md").is_file()
+
+
+def test_ignored_extensions_are_reported_where_used() -> None:
+    from gltf_physics.io.codecs.registry import report_ignored
+    from gltf_physics.io.diagnostics import Report as _Report
+    from gltf_physics.io.document import DocumentView as _View
+
+    report = _Report()
+    view = _View.from_json({"nodes": [{}, {"extensions": {"OMI_spawn_point": {}}}],
+                            "extensions": {"OMI_physics_gravity": {}}})
+    report_ignored(view, report)
+    assert [(i.code, i.where) for i in report.issues] == [
+        ("extension-ignored", "/extensions/OMI_physics_gravity"),
+        ("extension-ignored", "/nodes/1/extensions/OMI_spawn_point"),
+    ]
