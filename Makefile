@@ -35,6 +35,10 @@ unit: setup
 test: setup lint
 	$(PY) -m pytest tests -q
 
+# Speed and memory of export/import with and without physics, and of the hull tool.
+bench: setup
+	$(PY) scripts/bench.py
+
 # A long importer fuzzing run (the default test run does 24 cases).
 FUZZ_RUNS ?= 2000
 fuzz: setup
