@@ -60,9 +60,9 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 def pytest_unconfigure(config) -> None:
-    """bpy 4.2 can crash while tearing itself down at interpreter exit, after every test has
-    passed; leave without that teardown there (4.3+ exits cleanly and is left alone)."""
-    if bpy.app.version < (4, 3, 0):
+    """bpy 4.2 can crash, and 4.5 hang, while tearing itself down at interpreter exit after
+    every test has run; leave without that teardown there (5.0 exits cleanly, left alone)."""
+    if bpy.app.version < (5, 0, 0):
         import sys
 
         sys.stdout.flush()
