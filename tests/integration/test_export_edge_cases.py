@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every way artists export: selection, visibility, collections, instancing, shared meshes,
+unit scale, negative and non-uniform scale, bones, animation, modifiers, Draco, GLB/glTF."""
+
+import bpy
+import pytest
+
+from tests.integration import scene_helpers as h
+
+KHR = "KHR_physics_rigid_bodies"
+
+
+def nodes_by_name(gltf: dict) -> dict:
+    return {n.get("name"): n for n in gltf.get("nodes", [])}
+
+
+def body_of(gltf: dict, name: str) -> dict:
+    return nodes_by_name(gltf)[name].get("extensions", {}).get(KHR, {})
+
+
+@pytest.fixture
+def props_scene(clean_scene):
+    """Two dynamic crates sharing one mesh, a static floor, a trigger under the floor."""
+    floor = h.set_physics(h.mesh_object("Floor", location=(0, 0, -0.5)), motion_type="STATIC",
+                          shape_type="TRIMESH")
+    crate = h.set_physics(h.mesh_object("Crate", location=(0, 0, 1)), motion_type="DYNAMIC",
+                          shape_type="CONVEX")
+    twin = bpy.data.objects.new("CrateTwin", crate.data)  # a linked duplicate
+    clean_scene.collection.objects.link(twin)
+    twin.location = (2, 0, 1)
+    h.set_physics(twin, motion_type="DYNAMIC", shape_type="CONVEX")
+    zone = h.set_physics(h.empty_object("Zone", (0, 0, 2), parent=floor), shape_type="SPHERE",
+                         shape_role="TRIGGER", size_mode="CUSTOM", radius=0.5)
+    return {"Floor": floor, "Crate": crate, "CrateTwin": twin, "Zone": zone}
+
+
+def test_linked_duplicates_share_one_collision_mesh(props_scene, tmp_path):
+    gltf = h.export(tmp_path / "a.gltf", "KHR")
+    h.assert_valid(tmp_path / "a.gltf")
+    a = body_of(gltf, "Crate")["collider"]["geometry"]
+    b = body_of(gltf, "CrateTwin")["collider"]["geometry"]
+    assert a == b and a["convexHull"] is True
+    assert nodes_by_name(gltf)["Crate"]["mesh"] == a["mesh"]
+    assert len(gltf["meshes"]) == 2  # the crate mesh and the floor: nothing duplicated
+
+
+def test_selection_only(props_scene, tmp_path):
+    for obj in bpy.data.objects:
+        obj.select_set(obj.name in ("Crate", "Zone"))
+    gltf = h.export(tmp_path / "a.gltf", "KHR", use_selection=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    assert set(nodes_by_name(gltf)) == {"Crate", "Zone"}
+    assert "motion" in body_of(gltf, "Crate") and "trigger" in body_of(gltf, "Zone")
+
+
+def test_visible_only(props_scene, tmp_path):
+    props_scene["CrateTwin"].hide_set(True)
+    gltf = h.export(tmp_path / "a.gltf", "KHR", use_visible=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    assert "CrateTwin" not in nodes_by_name(gltf) and "Crate" in nodes_by_name(gltf)
+
+
+def test_collection_export(props_scene, tmp_path):
+    level = bpy.data.collections.new("Level")
+    bpy.context.scene.collection.children.link(level)
+    for name in ("Floor", "Zone"):
+        level.objects.link(props_scene[name])
+        bpy.context.scene.collection.objects.unlink(props_scene[name])
+    bpy.context.view_layer.active_layer_collection = \
+        bpy.context.view_layer.layer_collection.children["Level"]
+    gltf = h.export(tmp_path / "a.gltf", "KHR", use_active_collection=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    assert set(nodes_by_name(gltf)) == {"Floor", "Zone"}
+    assert body_of(gltf, "Floor")["collider"]["geometry"]["convexHull"] is False
+
+
+def test_gpu_instances_keep_every_body(props_scene, tmp_path):
+    gltf = h.export(tmp_path / "a.gltf", "KHR", export_gpu_instances=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    # Bodies must stay separate nodes: a rigid body cannot be one instance of many.
+    assert "motion" in body_of(gltf, "Crate") and "motion" in body_of(gltf, "CrateTwin")
+
+
+def test_unit_scale_and_scaled_shapes(props_scene, tmp_path):
+    bpy.context.scene.unit_settings.scale_length = 0.01
+    crate = props_scene["Crate"]
+    crate.gltf_physics.shape_type = "BOX"
+    crate.scale = (2.0, -1.0, 0.5)  # negative and non-uniform
+    gltf = h.export(tmp_path / "a.gltf", "KHR")
+    h.assert_valid(tmp_path / "a.gltf")
+    node = nodes_by_name(gltf)["Crate"]
+    # The node carries the scale (Blender may fold a sign flip into the rotation).
+    assert [abs(v) for v in node["scale"]] == pytest.approx([2.0, 0.5, 1.0])
+    assert node["scale"][0] * node["scale"][1] * node["scale"][2] < 0
+    shape = gltf["extensions"]["KHR_implicit_shapes"]["shapes"][
+        body_of(gltf, "Crate")["collider"]["geometry"]["shape"]]
+    assert shape["box"]["size"] == pytest.approx([1.0, 1.0, 1.0])  # in Blender units, unscaled
+
+
+def test_body_parented_to_a_bone_and_animated_kinematic(clean_scene, tmp_path):
+    armature = bpy.data.armatures.new("Rig")
+    rig = bpy.data.objects.new("Rig", armature)
+    clean_scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    bone = armature.edit_bones.new("Hand")
+    bone.head, bone.tail = (0, 0, 0), (0, 0, 1)
+    bpy.ops.object.mode_set(mode="OBJECT")
+    sword = h.set_physics(h.mesh_object("Sword"), motion_type="KINEMATIC", shape_type="BOX")
+    sword.parent, sword.parent_type, sword.parent_bone = rig, "BONE", "Hand"
+    sword.location = (0, 0, 0)
+    sword.keyframe_insert("location", frame=1)
+    sword.location = (0, 0, 2)
+    sword.keyframe_insert("location", frame=20)
+    gltf = h.export(tmp_path / "a.gltf", "KHR")
+    h.assert_valid(tmp_path / "a.gltf")
+    assert body_of(gltf, "Sword")["motion"]["isKinematic"] is True
+    assert gltf.get("animations"), "the kinematic body keeps its animation"
+
+
+def test_apply_modifiers_fits_the_evaluated_mesh(clean_scene, tmp_path):
+    wall = h.set_physics(h.mesh_object("Wall"), motion_type="STATIC", shape_type="BOX")
+    mirror = wall.modifiers.new("Array", "ARRAY")
+    mirror.count = 3  # three cubes in a row along X
+    gltf = h.export(tmp_path / "a.gltf", "KHR", export_apply=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    shape = gltf["extensions"]["KHR_implicit_shapes"]["shapes"][0]
+    assert shape["box"]["size"] == pytest.approx([3.0, 1.0, 1.0])
+
+
+def test_draco_compression(props_scene, tmp_path):
+    try:
+        gltf = h.export(tmp_path / "a.glb", "KHR", export_draco_mesh_compression_enable=True)
+    except RuntimeError as exc:  # a bpy build without the Draco library
+        pytest.skip(f"Draco not available in this Blender: {exc}")
+    h.assert_valid(tmp_path / "a.glb")
+    assert body_of(gltf, "Crate")["collider"]["geometry"]["convexHull"] is True
+
+
+@pytest.mark.parametrize("suffix", [".glb", ".gltf"])
+def test_glb_and_separate_gltf_write_the_same_physics(props_scene, tmp_path, suffix):
+    gltf = h.export(tmp_path / f"a{suffix}", "OMI")
+    h.assert_valid(tmp_path / f"a{suffix}")
+    reference = h.export(tmp_path / "ref.gltf", "OMI")
+    assert h.physics_subtree(gltf) == h.physics_subtree(reference)
