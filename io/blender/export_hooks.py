@@ -102,10 +102,8 @@ class PhysicsExportExtension:
         self, hook_obj: Any, blender_object: Any, export_settings: dict
     ) -> None:
         """Skip the visible mesh of collision-only objects."""
-        if (
-            self.format != "NONE" and isinstance(blender_object, bpy.types.Object)
-            and blender_object.gltf_physics.collision_only
-        ):
+        if self.format != "NONE" and getattr(blender_object, "gltf_physics", None) is not None \
+                and blender_object.gltf_physics.collision_only:
             hook_obj.export_mesh = False
 
     def gather_node_hook(self, node: Any, blender_object: Any, export_settings: dict) -> None:

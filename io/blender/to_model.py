@@ -9,7 +9,7 @@ import bpy
 from mathutils import Quaternion
 
 from .. import axes
-from ..model import CollisionFilter, Motion, PhysicsMaterial, Shape
+from ..model import ZERO3, CollisionFilter, Motion, PhysicsMaterial, Shape
 from .fitting import Fit, fit_shape, local_bounds
 
 OFFSET_EPSILON = 1e-6
@@ -39,6 +39,7 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
         return None
     custom_com = props.center_of_mass_mode == "CUSTOM"
     custom_inertia = props.inertia_mode == "CUSTOM"
+    linear, angular = props.linear_velocity[:], props.angular_velocity[:]
     return Motion(
         kind=props.motion_type.lower(),
         mass=props.mass,
@@ -52,8 +53,8 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
             axes.quat_to_gltf(tuple(props.inertia_orientation), yup)
             if custom_inertia else (0.0, 0.0, 0.0, 1.0)
         ),
-        linear_velocity=axes.vector_to_gltf(tuple(props.linear_velocity), yup),
-        angular_velocity=axes.vector_to_gltf(tuple(props.angular_velocity), yup),
+        linear_velocity=axes.vector_to_gltf(linear, yup) if any(linear) else ZERO3,
+        angular_velocity=axes.vector_to_gltf(angular, yup) if any(angular) else ZERO3,
         gravity_factor=props.gravity_factor,
     )
 
@@ -104,12 +105,28 @@ def placement_of(
         if mesh_ref is None:
             return None
         return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
+    key = _fit_key(obj, props, kind, yup) if bounds_cache is not None else None
+    if key is not None and key in bounds_cache:  # type: ignore[operator]
+        return bounds_cache[key]  # type: ignore[index]
     fit = dimensions_of(obj, kind, bounds_cache)
     shape = _analytic(kind, fit, yup, props.plane_double_sided)
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
         translation = axes.vector_to_gltf(fit.offset, yup)
-    return ShapePlacement(shape, translation, _shape_rotation(props, kind, yup))
+    placement = ShapePlacement(shape, translation, _shape_rotation(props, kind, yup))
+    if key is not None:
+        bounds_cache[key] = placement  # type: ignore[index]
+    return placement
+
+
+def _fit_key(
+    obj: bpy.types.Object, props: bpy.types.PropertyGroup, kind: str, yup: bool
+) -> tuple | None:
+    """A key shared by objects whose fitted shape is the same (same unmodified mesh)."""
+    if props.size_mode != "FIT" or obj.type != "MESH" or obj.modifiers \
+            or obj.data.shape_keys is not None:
+        return None
+    return ("placement", obj.data.as_pointer(), kind, yup, props.plane_double_sided)
 
 
 def _shape_rotation(
