@@ -40,6 +40,8 @@ EXPORT_RATIO_MAX = 1.05
 IMPORT_RATIO_MAX = 1.10
 GROWTH_SLACK = 1.10  # 10,000 vs 1,000 bodies may take at most 1.1 × 10 = 11 × as long
 HULL_SECONDS_MAX = 0.5
+OVERLAY_COLLIDERS = 1000
+OVERLAY_FRAMES = 20
 HULL_ERROR_MAX = 0.05
 HULL_POINTS_MAX = 255
 
@@ -281,6 +283,8 @@ def main(argv: list[str]) -> int:
         hull_targets = print_hull(report["hull"])
         print_verdicts(hull_targets)
         targets += hull_targets
+    report["overlay"] = run_worker({"kind": "overlay", "count": OVERLAY_COLLIDERS})
+    print_overlay(report["overlay"])
     if args.profile:
         report["profiles"] = profile_phases(max(args.size_list))
     report["targets"] = targets
@@ -299,7 +303,8 @@ def worker(spec: dict[str, Any]) -> int:
     user = tempfile.mkdtemp(prefix="gltf_physics_bench_")
     os.environ["BLENDER_USER_RESOURCES"] = user  # before bpy: never touch real config
     try:
-        result = {"build": build_worker, "phase": phase_worker, "hull": hull_worker}[
+        result = {"build": build_worker, "phase": phase_worker, "hull": hull_worker,
+                  "overlay": overlay_worker}[
             spec["kind"]](spec, Path(user))
     finally:
         shutil.rmtree(user, ignore_errors=True)
@@ -529,6 +534,46 @@ def new_mesh(name: str, build) -> Any:
 
 
 # -- hull benchmark ---------------------------------------------------------------------------
+
+
+def print_overlay(overlay: dict[str, Any]) -> None:
+    print(f"\nShape overlay, {overlay['colliders']} colliders (CPU side: signatures and cached "
+          "batches; GPU drawing needs a display)")
+    print(f"  first draw (every batch built)   {overlay['first_ms']:8.1f} ms")
+    print(f"  later draws (nothing changed)    {overlay['redraw_ms']:8.1f} ms per frame")
+    print(f"  after editing one shape          {overlay['one_change_ms']:8.1f} ms "
+          f"({overlay['rebuilt']} batch rebuilt)")
+
+
+def overlay_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
+    """Time the viewport overlay's per-frame work for many colliders, with a stand-in
+    batch factory (headless Blender has no GPU); the segment arrays are really built."""
+    import bpy
+
+    enable_addon(user)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    build_scene(spec["count"])
+    import importlib
+
+    overlay = importlib.import_module(f"{MODULE}.panels.shape_overlay")
+    cache = overlay.BatchCache(lambda segments: segments.shape)
+    objects = list(bpy.context.scene.objects)
+
+    def frame() -> float:
+        started = time.perf_counter()
+        for obj in objects:
+            cache.batch(obj)
+            overlay.color_of(obj)
+        return (time.perf_counter() - started) * 1000
+
+    first = frame()
+    redraw = min(frame() for _ in range(OVERLAY_FRAMES))
+    objects[0].gltf_physics.size_mode = "CUSTOM"
+    objects[0].gltf_physics.box_size = (3.0, 2.0, 1.0)
+    builds = cache.builds
+    changed = frame()
+    return {"colliders": len(objects), "first_ms": first, "redraw_ms": redraw,
+            "one_change_ms": changed, "rebuilt": cache.builds - builds}
 
 
 def hull_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:

@@ -42,7 +42,8 @@ def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
 def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterator[Problem]:
     props = obj.gltf_physics
     tagged = (props.motion_type != "NONE" or props.shape_type != "NONE"
-              or props.is_compound_trigger or props.joint_type != "NONE")
+              or props.is_compound_trigger or props.joint_type != "NONE"
+              or props.vehicle_part != "NONE" or props.is_seat)
     if tagged and not exported:
         yield Problem(obj.name, "not-exported",
                       "has physics but is in an excluded collection: it will not be exported")
@@ -54,6 +55,10 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterato
                       "move-filter-to-members")
     if props.joint_type != "NONE":
         yield from _joint_problems(obj)
+    if props.vehicle_part != "NONE" and not _under_vehicle(obj):
+        yield Problem(obj.name, "part-outside-vehicle",
+                      f"a {props.vehicle_part.lower().replace('_', ' ')} must be below a "
+                      "vehicle body (a Dynamic body marked Vehicle)")
 
 
 def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
@@ -127,6 +132,16 @@ def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
         yield Problem(obj.name, "joint-unconnected", "the joint has no connected body")
     elif not any(side.gltf_physics.motion_type == "DYNAMIC" for side in sides):
         yield Problem(obj.name, "joint-not-dynamic", "neither joined body is dynamic")
+
+
+def _under_vehicle(obj: bpy.types.Object) -> bool:
+    parent = obj.parent
+    while parent is not None:
+        props = parent.gltf_physics
+        if props.is_vehicle and props.motion_type == "DYNAMIC":
+            return True
+        parent = parent.parent
+    return False
 
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:

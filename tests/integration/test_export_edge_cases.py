@@ -143,3 +143,12 @@ def test_glb_and_separate_gltf_write_the_same_physics(props_scene, tmp_path, suf
     h.assert_valid(tmp_path / f"a{suffix}")
     reference = h.export(tmp_path / "ref.gltf", "OMI")
     assert h.physics_subtree(gltf) == h.physics_subtree(reference)
+
+
+def test_settings_never_leak_into_extras(props_scene, tmp_path):
+    """Blender 4.2/4.5 copy PropertyGroups into extras when custom properties are exported."""
+    bpy.context.scene.gltf_physics.layers.add().name = "Props"
+    gltf = h.export(tmp_path / "a.gltf", "KHR", export_extras=True)
+    h.assert_valid(tmp_path / "a.gltf")
+    for part in (*gltf["nodes"], *gltf["scenes"]):
+        assert "gltf_physics" not in (part.get("extras") or {}), part.get("name")

@@ -89,6 +89,7 @@ def test_validation_finds_each_problem_and_fixes(clean_scene):
     post = h.set_physics(h.empty_object("Post", parent=gate), shape_type="SPHERE",
                          shape_role="TRIGGER", size_mode="CUSTOM")
     h.set_physics(h.empty_object("Loose"), joint_type="PIN")
+    h.set_physics(h.empty_object("StrayWheel", parent=squashed), vehicle_part="WHEEL")
     hidden = bpy.data.collections.new("Hidden")
     scene.collection.children.link(hidden)
     ghost = h.set_physics(bpy.data.objects.new("Ghost", None), motion_type="DYNAMIC")
@@ -100,14 +101,14 @@ def test_validation_finds_each_problem_and_fixes(clean_scene):
         "Mirrored": {"negative-scale"}, "Ground": {"plane-in-omi"},
         "Flat": {"degenerate-size"}, "Disc": {"short-capsule"},
         "Gate": {"compound-trigger-filter"}, "Loose": {"joint-unconnected"},
-        "Ghost": {"not-exported"},
+        "Ghost": {"not-exported"}, "StrayWheel": {"part-outside-vehicle"},
     }
     fixes = {item.obj: i for i, item in enumerate(scene.gltf_physics.problems) if item.fix}
     assert set(fixes) == {"MovingMesh", "Squashed", "Mirrored", "Ground", "Flat", "Disc", "Gate"}
     while scene.gltf_physics.problems and any(p.fix for p in scene.gltf_physics.problems):
         index = next(i for i, p in enumerate(scene.gltf_physics.problems) if p.fix)
         assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
-    assert set(problems_of(scene)) == {"Loose", "Ghost"}
+    assert set(problems_of(scene)) == {"Loose", "Ghost", "StrayWheel"}
     assert moving.gltf_physics.shape_type == "CONVEX"
     assert tuple(squashed.scale) == (1, 1, 1) and squashed.data.vertices[0].co.length > 0
     assert post.gltf_physics.use_filter and not gate.gltf_physics.use_filter
