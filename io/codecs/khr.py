@@ -122,6 +122,12 @@ def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Moti
     if fields["mass"] == 0.0:
         read.report.warn("infinite-mass", where, "mass 0 (infinite) read as kinematic")
         kinematic, fields["mass"] = True, None
+    diagonal = obj.get("inertiaDiagonal")
+    if isinstance(diagonal, list) and len(diagonal) == 3 and 0 in diagonal:
+        read.report.warn("infinite-inertia", f"{where}/inertiaDiagonal",
+                         "a 0 (infinite) inertia component cannot be kept: inertia computed")
+        fields["inertia_diagonal"] = None
+        fields["inertia_orientation"] = (0.0, 0.0, 0.0, 1.0)
     return Motion(kind="kinematic" if kinematic else "dynamic", **fields)
 
 
