@@ -5,6 +5,7 @@ import bpy
 from mathutils import Vector
 
 from ..io.blender.joint_bridge import body_of
+from .viewport_overlay import ViewportOverlay
 
 AXIS_COLORS = ((1.0, 0.25, 0.25, 1.0), (0.35, 1.0, 0.35, 1.0), (0.35, 0.55, 1.0, 1.0))
 BODY_LINK = (1.0, 0.85, 0.2, 1.0)
@@ -12,7 +13,6 @@ CONNECTED_LINK = (0.2, 0.9, 1.0, 1.0)
 FRAME_SIZE = 0.2
 
 Segment = tuple[tuple[float, ...], tuple[float, ...], tuple[float, float, float, float]]
-_handle = None
 
 
 def joint_segments(scene: bpy.types.Scene) -> list[Segment]:
@@ -58,22 +58,14 @@ def _draw() -> None:
     gpu.state.line_width_set(1.0)
 
 
-def _overlay_toggle(self, context: bpy.types.Context) -> None:
-    if context.scene is not None:
-        self.layout.prop(context.scene.gltf_physics, "show_joints")
+OVERLAY = ViewportOverlay(_draw, "show_joints")
 
 
 def register() -> None:
     """Add the draw handler and the overlay popover toggle."""
-    global _handle
-    _handle = bpy.types.SpaceView3D.draw_handler_add(_draw, (), "WINDOW", "POST_VIEW")
-    bpy.types.VIEW3D_PT_overlay_object.append(_overlay_toggle)
+    OVERLAY.register()
 
 
 def unregister() -> None:
     """Remove the draw handler and the toggle."""
-    global _handle
-    bpy.types.VIEW3D_PT_overlay_object.remove(_overlay_toggle)
-    if _handle is not None:
-        bpy.types.SpaceView3D.draw_handler_remove(_handle, "WINDOW")
-        _handle = None
+    OVERLAY.unregister()

@@ -14,6 +14,7 @@ from mathutils import Quaternion
 
 from ..io import shape_lines
 from ..io.blender.to_model import dimensions_of
+from .viewport_overlay import ViewportOverlay
 
 COLLIDER = (0.3, 0.9, 0.4, 0.9)
 WHEEL = (0.4, 0.7, 1.0, 0.9)
@@ -21,7 +22,6 @@ TRIGGER = (1.0, 0.6, 0.15, 0.9)
 SELECTED = (1.0, 1.0, 1.0, 1.0)
 ANALYTIC = frozenset({"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"})
 
-_handle = None
 
 
 def shape_signature(obj: bpy.types.Object) -> tuple | None:
@@ -150,23 +150,15 @@ def _draw() -> None:
     CACHE.prune(names)
 
 
-def _overlay_toggle(self, context: bpy.types.Context) -> None:
-    if context.scene is not None:
-        self.layout.prop(context.scene.gltf_physics, "show_shapes")
+OVERLAY = ViewportOverlay(_draw, "show_shapes")
 
 
 def register() -> None:
     """Add the draw handler and the overlay popover toggle."""
-    global _handle
-    _handle = bpy.types.SpaceView3D.draw_handler_add(_draw, (), "WINDOW", "POST_VIEW")
-    bpy.types.VIEW3D_PT_overlay_object.append(_overlay_toggle)
+    OVERLAY.register()
 
 
 def unregister() -> None:
-    """Remove the draw handler and the toggle; drop cached batches."""
-    global _handle
-    bpy.types.VIEW3D_PT_overlay_object.remove(_overlay_toggle)
-    if _handle is not None:
-        bpy.types.SpaceView3D.draw_handler_remove(_handle, "WINDOW")
-        _handle = None
+    """Remove the draw handler and the toggle."""
+    OVERLAY.unregister()
     CACHE.entries.clear()
