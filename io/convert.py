@@ -21,23 +21,16 @@ Structural changes (digest §4.5 and §5):
   reusing orphans already in the file.
 - OMI_physics_gravity shapes keep their shapes (re-indexed) in `OMI_physics_shape`.
 
-Every lossy step is reported. Files: `read_asset`/`write_asset` keep a GLB binary chunk byte
-for byte; a .gltf's external resources are not rewritten: `copy_resources` copies them
-next to an output written to another folder so relative URIs stay valid.
+Every lossy step is reported. Reading and writing files: io/asset_files.py.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import re
-import shutil
-import struct
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Final, Literal
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
@@ -47,7 +40,9 @@ from .codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle
 from .codecs.vehicles import VEHICLE_EXTENSIONS, encode_vehicles
 from .diagnostics import Report
 from .document import DocumentView, NodeView
+from .json_read import as_dict, as_list, is_index
 from .model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
+from .node_graph import IDENTITY_TOLERANCE, NodeGraph
 from .vehicle_model import VehicleScene
 
 Target = Literal["OMI", "KHR"]
@@ -57,19 +52,8 @@ HANDLED: Final = frozenset(HANDLED_EXTENSIONS)
 GRAVITY_EXT: Final = "OMI_physics_gravity"
 MESH_NODE_NAME: Final = "physicsMeshDataNode"
 FRAME_KEYS: Final = ("mesh", "camera", "skin", "weights", "children")
-TRS_KEYS: Final = ("matrix", "translation", "rotation", "scale")
 METADATA_KEYS: Final = ("name", "extras", "extensions")
-NEAR_ZERO: Final = 1e-12
-IDENTITY_TOLERANCE: Final = 1e-9
-ORTHONORMAL_TOLERANCE: Final = 1e-6
-SINGULAR: Final = 1e-12
 
-GLB_MAGIC: Final = b"glTF"
-GLB_VERSION: Final = 2
-GLB_JSON: Final = 0x4E4F534A
-GLB_BIN: Final = 0x004E4942
-GLB_HEADER: Final = struct.Struct("<4sII")
-GLB_CHUNK: Final = struct.Struct("<II")
 
 
 # -- the entry point -------------------------------------------------------------------------
@@ -119,228 +103,11 @@ class _Work:
     frames: dict[int, int] = field(default_factory=dict)  # connected node → its new frame
 
 
-# -- the node tree ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class NodeGraph:
-    """The output document's nodes as an editable tree with local and world matrices."""
-
-    gltf: dict[str, Any]
-    parents: dict[int, int]
-    pinned: set[int]  # animated or skin nodes: their local transform must not change
-
-    @classmethod
-    def of(cls, gltf: dict[str, Any]) -> NodeGraph:
-        """The tree of a document (first parent wins; bad indices are ignored)."""
-        graph = cls(gltf, {}, _animated_or_skinned(gltf))
-        for index, node in enumerate(graph.nodes):
-            for child in _list(_dict(node).get("children")):
-                if graph.is_node(child) and child != index:
-                    graph.parents.setdefault(child, index)
-        return graph
-
-    @property
-    def nodes(self) -> list[Any]:
-        """The document's node list (an empty list when it has none)."""
-        return _list(self.gltf.get("nodes"))
-
-    def is_node(self, index: Any) -> bool:
-        """True when `index` names a node object of the document."""
-        return _is_index(index) and index < len(self.nodes) and isinstance(self.nodes[index], dict)
-
-    def ancestors_or_self(self, index: int) -> Iterator[int]:
-        """`index`, its parent, and so on up to the root (safe against cycles)."""
-        seen: set[int] = set()
-        current: int | None = index
-        while current is not None and current not in seen:
-            seen.add(current)
-            yield current
-            current = self.parents.get(current)
-
-    def local(self, index: int) -> np.ndarray:
-        """The node's local 4×4 matrix (identity for malformed transforms)."""
-        return _local_matrix(_dict(self.nodes[index]))
-
-    def world(self, index: int) -> np.ndarray:
-        """The node's world 4×4 matrix at rest."""
-        matrix = np.identity(4)
-        for node in self.ancestors_or_self(index):
-            matrix = self.local(node) @ matrix
-        return matrix
-
-    def add_node(self, node: dict[str, Any], parent: int | None) -> int:
-        """Append `node` (as a child of `parent` when given); its index."""
-        if not isinstance(self.gltf.get("nodes"), list):
-            self.gltf["nodes"] = []
-        index = len(self.nodes)
-        self.nodes.append(node)
-        if parent is not None:
-            _append_child(self.nodes[parent], index)
-            self.parents[index] = parent
-        return index
-
-    def place(self, index: int, world: np.ndarray) -> bool:
-        """Give the node the local transform that puts it at `world`; False when the world
-        frame is not exactly a translation, rotation and scale there."""
-        parent = self.parents.get(index)
-        local = world if parent is None else np.linalg.inv(self.world(parent)) @ world
-        return _write_trs(self.nodes[index], local)
-
-    def reparent(self, index: int, parent: int) -> bool:
-        """Move the node under `parent` keeping its world transform (see `place`)."""
-        world = self.world(index)
-        self._detach(index)
-        _append_child(self.nodes[parent], index)
-        self.parents[index] = parent
-        return self.place(index, world)
-
-    def invertible(self, index: int) -> bool:
-        """True when the node's world matrix can be inverted (no zero scale)."""
-        return abs(float(np.linalg.det(self.world(index)[:3, :3]))) > SINGULAR
-
-    def _detach(self, index: int) -> None:
-        parent = self.parents.pop(index, None)
-        if parent is not None:
-            _remove_item(self.nodes[parent], "children", index)
-        for scene in _list(self.gltf.get("scenes")):
-            if isinstance(scene, dict):
-                _remove_item(scene, "nodes", index)
-
-
-def _animated_or_skinned(gltf: Mapping[str, Any]) -> set[int]:
-    pinned: set[int] = set()
-    for animation in _list(gltf.get("animations")):
-        for channel in _list(_dict(animation).get("channels")):
-            node = _dict(_dict(channel).get("target")).get("node")
-            if _is_index(node):
-                pinned.add(node)
-    for skin in _list(gltf.get("skins")):
-        skin = _dict(skin)
-        pinned.update(j for j in _list(skin.get("joints")) if _is_index(j))
-        if _is_index(skin.get("skeleton")):
-            pinned.add(skin["skeleton"])
-    return pinned
-
-
-def _append_child(node: dict[str, Any], child: int) -> None:
-    if not isinstance(node.get("children"), list):
-        node["children"] = []
-    node["children"].append(child)
-
-
-def _remove_item(owner: dict[str, Any], key: str, item: int) -> None:
-    values = owner.get(key)
-    if isinstance(values, list) and item in values:
-        values.remove(item)
-        if not values:
-            del owner[key]  # glTF arrays have minItems 1
-
-
-# -- matrices --------------------------------------------------------------------------------
-
-
-def _numbers(value: Any, count: int) -> list[float] | None:
-    if not isinstance(value, list) or len(value) != count:
-        return None
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        return None
-    return [float(v) for v in value]
-
-
-def _local_matrix(node: Mapping[str, Any]) -> np.ndarray:
-    matrix = _numbers(node.get("matrix"), 16)
-    if matrix is not None:
-        return np.array(matrix).reshape(4, 4).T  # glTF matrices are column-major
-    translation = _numbers(node.get("translation"), 3) or [0.0, 0.0, 0.0]
-    rotation = _numbers(node.get("rotation"), 4) or [0.0, 0.0, 0.0, 1.0]
-    scale = _numbers(node.get("scale"), 3) or [1.0, 1.0, 1.0]
-    return compose(translation, rotation, scale)
-
-
-def compose(
-    translation: Iterable[float], rotation: Iterable[float], scale: Iterable[float]
-) -> np.ndarray:
-    """T·R·S as a 4×4 matrix; `rotation` is a glTF quaternion (x, y, z, w)."""
-    matrix = np.identity(4)
-    matrix[:3, :3] = _rotation_matrix(np.array(list(rotation), dtype=float)) * np.array(
-        list(scale), dtype=float
-    )
-    matrix[:3, 3] = list(translation)
-    return matrix
-
-
-def _rotation_matrix(quat: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(quat))
-    x, y, z, w = quat / norm if norm > SINGULAR else (0.0, 0.0, 0.0, 1.0)
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-    ])
-
-
-def decompose(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Translation, rotation (x, y, z, w) and scale of a 4×4 matrix, and whether they
-    reproduce it exactly (False for shear, where the nearest rotation is used)."""
-    basis = matrix[:3, :3]
-    scale = np.linalg.norm(basis, axis=0)
-    if np.linalg.det(basis) < 0:
-        scale[0] = -scale[0]
-    rotation = basis / np.where(np.abs(scale) > SINGULAR, scale, 1.0)
-    if np.abs(rotation.T @ rotation - np.identity(3)).max() > ORTHONORMAL_TOLERANCE:
-        u, _sigma, vt = np.linalg.svd(basis)
-        if np.linalg.det(u @ vt) < 0:
-            u[:, -1] = -u[:, -1]
-        rotation = u @ vt
-        scale = np.diag(rotation.T @ basis).copy()
-    quat = _quaternion(rotation)
-    exact = np.allclose(compose(matrix[:3, 3], quat, scale), matrix, atol=ORTHONORMAL_TOLERANCE)
-    return matrix[:3, 3].copy(), quat, scale, bool(exact)
-
-
-def _quaternion(m: np.ndarray) -> np.ndarray:
-    """The unit quaternion (x, y, z, w) with w ≥ 0 of a rotation matrix (Shepperd)."""
-    trace = m[0, 0] + m[1, 1] + m[2, 2]
-    if trace > 0:
-        s = 2.0 * np.sqrt(trace + 1.0)
-        quat = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = 2.0 * np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2])
-        quat = [s / 4, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s]
-    elif m[1, 1] > m[2, 2]:
-        s = 2.0 * np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2])
-        quat = [(m[0, 1] + m[1, 0]) / s, s / 4, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s]
-    else:
-        s = 2.0 * np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1])
-        quat = [(m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, s / 4, (m[1, 0] - m[0, 1]) / s]
-    result = np.array(quat) / np.linalg.norm(quat)
-    return -result if result[3] < 0 else result
-
-
-def _write_trs(node: dict[str, Any], matrix: np.ndarray) -> bool:
-    """Replace the node's transform by `matrix` as TRS, omitting identity parts."""
-    translation, rotation, scale, exact = decompose(matrix)
-    for key in TRS_KEYS:
-        node.pop(key, None)
-    if np.abs(translation).max() > IDENTITY_TOLERANCE:
-        node["translation"] = _tidy(translation)
-    if np.abs(rotation[:3]).max() > IDENTITY_TOLERANCE:
-        node["rotation"] = _tidy(rotation)
-    if np.abs(scale - 1.0).max() > IDENTITY_TOLERANCE:
-        node["scale"] = _tidy(scale)
-    return exact
-
-
-def _tidy(values: np.ndarray) -> list[float]:
-    return [0.0 if abs(v) < NEAR_ZERO else float(v) for v in values]
-
-
 # -- structural upgrades ---------------------------------------------------------------------
 
 
 def _node_name(work: _Work, index: int, suffix: str) -> str:
-    name = _dict(work.graph.nodes[index]).get("name")
+    name = as_dict(work.graph.nodes[index]).get("name")
     return f"{name if isinstance(name, str) else f'node{index}'}.{suffix}"
 
 
@@ -359,7 +126,7 @@ def _joints(work: _Work) -> list[tuple[int, Joint]]:
     """(node, joint) of every joint, as a snapshot the caller may edit the scene under."""
     found = []
     for index, physics in work.scene.nodes.items():
-        if physics.joint is not None and _is_index(index):
+        if physics.joint is not None and is_index(index):
             found.append((index, physics.joint))
     return found  # type: ignore[return-value]
 
@@ -373,7 +140,7 @@ def _is_plain_frame(work: _Work, index: int, *, leaf: bool = False) -> bool:
     keys = FRAME_KEYS if leaf else FRAME_KEYS[:-1]
     if any(key in node for key in keys) or (leaf and index in work.graph.pinned):
         return False
-    if any(name not in HANDLED for name in _dict(node.get("extensions"))):
+    if any(name not in HANDLED for name in as_dict(node.get("extensions"))):
         return False
     physics = work.scene.nodes.get(index, NodePhysics())
     parts = (physics.motion, physics.collider, physics.trigger)
@@ -523,7 +290,7 @@ def _report_compound_parents(work: _Work, target: Target) -> None:
 
 
 def _same(ref: Hashable) -> int | None:
-    return ref if _is_index(ref) else None
+    return ref if is_index(ref) else None
 
 
 def _encode(work: _Work, target: Target, form: str, godot_capsules: bool) -> Encoded:
@@ -552,7 +319,7 @@ def _collision_meshes(scene: PhysicsScene) -> list[int]:
     for physics in scene.nodes.values():
         for part in (physics.collider, physics.trigger):
             shape = None if part is None else part.shape
-            if shape is not None and _is_index(shape.mesh):
+            if shape is not None and is_index(shape.mesh):
                 meshes[shape.mesh] = None  # type: ignore[index]
     return list(meshes)
 
@@ -575,7 +342,9 @@ def _mesh_nodes(work: _Work) -> dict[int, int]:
 
 def _orphan_mesh_nodes(work: _Work) -> dict[int, int]:
     """Existing nodes in no scene and without parent that only carry a mesh at identity."""
-    in_scenes = {n for s in _list(work.out.get("scenes")) for n in _list(_dict(s).get("nodes"))}
+    in_scenes = {
+        n for s in as_list(work.out.get("scenes")) for n in as_list(as_dict(s).get("nodes"))
+    }
     found: dict[int, int] = {}
     for index, node in enumerate(work.graph.nodes):
         if index not in in_scenes and _is_bare_mesh_node(work, index):
@@ -586,11 +355,11 @@ def _orphan_mesh_nodes(work: _Work) -> dict[int, int]:
 def _is_bare_mesh_node(work: _Work, index: int) -> bool:
     """A parentless node with a mesh at identity and nothing else (no physics either)."""
     node = work.graph.nodes[index]
-    if not isinstance(node, dict) or not _is_index(node.get("mesh")):
+    if not isinstance(node, dict) or not is_index(node.get("mesh")):
         return False
     if any(key in node for key in FRAME_KEYS[1:]) or index in work.graph.parents:
         return False
-    if any(name not in HANDLED for name in _dict(node.get("extensions"))):
+    if any(name not in HANDLED for name in as_dict(node.get("extensions"))):
         return False
     if index in work.scene.nodes or index in work.vehicles.nodes:
         return False
@@ -600,10 +369,10 @@ def _is_bare_mesh_node(work: _Work, index: int) -> bool:
 def _gravity_references(gltf: Mapping[str, Any]) -> list[tuple[int, int]]:
     """(node, shape index) of every shaped OMI_physics_gravity."""
     refs = []
-    for index, node in enumerate(_list(gltf.get("nodes"))):
-        gravity = _dict(_dict(_dict(node).get("extensions")).get(GRAVITY_EXT))
-        shape = _dict(gravity.get("shaped")).get("shape")
-        if _is_index(shape):
+    for index, node in enumerate(as_list(gltf.get("nodes"))):
+        gravity = as_dict(as_dict(as_dict(node).get("extensions")).get(GRAVITY_EXT))
+        shape = as_dict(gravity.get("shaped")).get("shape")
+        if is_index(shape):
             refs.append((index, shape))
     return refs
 
@@ -619,7 +388,7 @@ def _keep_gravity_shapes(
     pool = Pool()
     for entry in shapes_root.get("shapes", []):
         pool.add(entry)
-    raw_shapes = _list(_dict(view.extension(omi.SHAPE_EXT)).get("shapes"))
+    raw_shapes = as_list(as_dict(view.extension(omi.SHAPE_EXT)).get("shapes"))
     for index, shape_index in refs:
         where = f"/nodes/{index}/extensions/{GRAVITY_EXT}/shaped/shape"
         if shape_index >= len(raw_shapes):
@@ -717,11 +486,11 @@ def _attach(work: _Work, encoded: Encoded) -> None:
     """Replace the handled extensions of the root and of every node by the encoded ones."""
     out = work.out
     if isinstance(out.get("extensions"), Mapping) or encoded.root:
-        _set_or_drop(out, "extensions", _splice(_dict(out.get("extensions")), encoded.root))
+        _set_or_drop(out, "extensions", _splice(as_dict(out.get("extensions")), encoded.root))
     for index, node in enumerate(work.graph.nodes):
         payload = encoded.nodes.get(index, {})
         if isinstance(node, dict) and (isinstance(node.get("extensions"), Mapping) or payload):
-            _set_or_drop(node, "extensions", _splice(_dict(node.get("extensions")), payload))
+            _set_or_drop(node, "extensions", _splice(as_dict(node.get("extensions")), payload))
 
 
 def _declare(
@@ -730,7 +499,7 @@ def _declare(
     """`extensionsUsed` lists what is written; a required physics name stays required as its
     written equivalents."""
     if isinstance(source.get("extensionsUsed"), list) or written:
-        _set_or_drop(out, "extensionsUsed", _splice_names(_list(source.get("extensionsUsed")),
+        _set_or_drop(out, "extensionsUsed", _splice_names(as_list(source.get("extensionsUsed")),
                                                           written))
     required = source.get("extensionsRequired")
     if not isinstance(required, list):
@@ -764,8 +533,8 @@ def _report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Re
     targets: set[int] = set()
     for base, payload in _handled_payloads(gltf):
         for part in ("collider", "trigger"):
-            node = _dict(_dict(_dict(payload).get(part)).get("geometry")).get("node")
-            if base.startswith("/nodes/") and _is_index(node):
+            node = as_dict(as_dict(as_dict(payload).get(part)).get("geometry")).get("node")
+            if base.startswith("/nodes/") and is_index(node):
                 targets.add(node)
     if targets and not node_form:
         report.info("geometry-nodes-kept", "/nodes",
@@ -773,11 +542,11 @@ def _report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Re
 
 
 def _handled_payloads(gltf: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
-    for name, payload in _dict(gltf.get("extensions")).items():
+    for name, payload in as_dict(gltf.get("extensions")).items():
         if name in HANDLED:
             yield f"/extensions/{name}", payload
-    for index, node in enumerate(_list(gltf.get("nodes"))):
-        for name, payload in _dict(_dict(node).get("extensions")).items():
+    for index, node in enumerate(as_list(gltf.get("nodes"))):
+        for name, payload in as_dict(as_dict(node).get("extensions")).items():
             if name in HANDLED:
                 yield f"/nodes/{index}/extensions/{name}", payload
 
@@ -794,115 +563,4 @@ def _metadata_pointers(value: Any, pointer: str) -> Iterator[str]:
             yield from _metadata_pointers(item, f"{pointer}/{i}")
 
 
-# -- small helpers ---------------------------------------------------------------------------
 
-
-def _is_index(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _dict(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-# -- files -----------------------------------------------------------------------------------
-
-
-def read_asset(path: Path | str) -> tuple[dict[str, Any], bytes | None]:
-    """The JSON of a .gltf or .glb file and the GLB binary chunk (None for .gltf or a GLB
-    without one). Raises ValueError (or OSError) for unreadable files."""
-    data = Path(path).read_bytes()
-    if data[:4] == GLB_MAGIC:
-        gltf, binary = _read_glb(data)
-    else:
-        try:
-            gltf = json.loads(data.decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{path}: not UTF-8 JSON") from exc
-        binary = None
-    if not isinstance(gltf, dict):
-        raise ValueError(f"{path}: the glTF JSON is not an object")
-    return gltf, binary
-
-
-def _read_glb(data: bytes) -> tuple[Any, bytes | None]:
-    if len(data) < GLB_HEADER.size + GLB_CHUNK.size:
-        raise ValueError("truncated GLB")
-    _magic, version, total = GLB_HEADER.unpack_from(data, 0)
-    if version != GLB_VERSION or total > len(data):
-        raise ValueError(f"unsupported or truncated GLB (version {version}, length {total})")
-    chunks = list(_glb_chunks(data[:total]))
-    if not chunks or chunks[0][0] != GLB_JSON:
-        raise ValueError("the first GLB chunk is not JSON")
-    binary = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == GLB_BIN else None
-    return json.loads(chunks[0][1].decode("utf-8")), binary
-
-
-def _glb_chunks(data: bytes) -> Iterator[tuple[int, bytes]]:
-    offset = GLB_HEADER.size
-    while offset + GLB_CHUNK.size <= len(data):
-        length, kind = GLB_CHUNK.unpack_from(data, offset)
-        start = offset + GLB_CHUNK.size
-        if start + length > len(data):
-            raise ValueError("a GLB chunk runs past the end of the file")
-        yield kind, data[start:start + length]
-        offset = start + length
-
-
-def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
-    """Write .glb (JSON chunk padded with spaces, `binary` unchanged) or .gltf (indented
-    JSON; `binary` must be None: a .gltf keeps its external buffers)."""
-    path = Path(path)
-    if path.suffix.lower() == ".glb":
-        path.write_bytes(glb_bytes(gltf, binary))
-        return
-    if binary is not None:
-        raise ValueError(f"{path}: a GLB binary chunk cannot go into a .gltf file")
-    path.write_text(json.dumps(gltf, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
-    """A GLB container; the binary chunk is only zero-padded if misaligned."""
-    text = json.dumps(gltf, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    text += b" " * (-len(text) % 4)
-    chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text
-    if binary is not None:
-        body = binary + b"\0" * (-len(binary) % 4)
-        chunks += GLB_CHUNK.pack(len(body), GLB_BIN) + body
-    return GLB_HEADER.pack(GLB_MAGIC, GLB_VERSION, GLB_HEADER.size + len(chunks)) + chunks
-
-
-def relative_resources(gltf: Mapping[str, Any]) -> list[str]:
-    """The relative URIs of buffers and images (data: and absolute URIs left out)."""
-    uris = []
-    for key in ("buffers", "images"):
-        for item in _list(gltf.get(key)):
-            uri = _dict(item).get("uri")
-            if isinstance(uri, str) and not urlsplit(uri).scheme and not uri.startswith("/"):
-                uris.append(uri)
-    return uris
-
-
-def copy_resources(
-    gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report
-) -> None:
-    """Copy a .gltf's relative buffers and images from `source_dir` to `target_dir` so its
-    URIs stay valid; existing different files are never overwritten (reported)."""
-    if source_dir.resolve() == target_dir.resolve():
-        return
-    for uri in dict.fromkeys(relative_resources(gltf)):
-        relative = Path(unquote(uri))
-        source, target = source_dir / relative, target_dir / relative
-        if ".." in relative.parts:
-            report.warn("resource-outside", uri, "a resource outside the folder is not copied")
-        elif not source.is_file():
-            report.warn("resource-missing", uri, f"{source} does not exist")
-        elif target.exists() and target.read_bytes() != source.read_bytes():
-            report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
-        elif not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)

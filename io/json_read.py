@@ -13,6 +13,21 @@ Json = Any
 MAX_LIST = 1_000_000  # a bound on any list read from a file, checked before copying
 
 
+def is_index(value: Json) -> bool:
+    """True for a non-negative integer (booleans excluded)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def as_dict(value: Json) -> Mapping[str, Json]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def as_list(value: Json) -> list[Json]:
+    """`value` when it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
 def _is_number(value: Json) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False

@@ -30,14 +30,14 @@ PACKAGE = "gltf_physics"
 CONTAINERS = {".gltf": ".gltf", ".glb": ".glb"}
 
 
-def load_convert_module() -> Any:
-    """Import `gltf_physics.io.convert` from this checkout without running the add-on's
+def load_module(name: str) -> Any:
+    """Import `gltf_physics.io.<name>` from this checkout without running the add-on's
     __init__ (so without bpy): a stub package whose __path__ is the checkout."""
     if PACKAGE not in sys.modules:
         package = types.ModuleType(PACKAGE)
         package.__path__ = [str(ROOT)]
         sys.modules[PACKAGE] = package
-    return importlib.import_module(f"{PACKAGE}.io.convert")
+    return importlib.import_module(f"{PACKAGE}.io.{name}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -85,10 +85,11 @@ def write_report(path: Path, args: argparse.Namespace, issues: list[Any]) -> Non
 def main(argv: list[str] | None = None) -> int:
     """Convert INPUT to OUTPUT; the exit status."""
     args = parse_args(argv)
-    convert = load_convert_module()
+    convert = load_module("convert")
+    asset_files = load_module("asset_files")
     report = convert.Report()
     try:
-        gltf, binary = convert.read_asset(args.input)
+        gltf, binary = asset_files.read_asset(args.input)
     except (OSError, ValueError) as exc:
         print(f"error: cannot read {args.input}: {exc}", file=sys.stderr)
         return 1
@@ -98,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         args.output.parent.mkdir(parents=True, exist_ok=True)
-        convert.write_asset(args.output, out, binary)
+        asset_files.write_asset(args.output, out, binary)
         if binary is None:
-            convert.copy_resources(out, args.input.parent, args.output.parent, report)
+            asset_files.copy_resources(out, args.input.parent, args.output.parent, report)
         if args.report is not None:
             write_report(args.report, args, report.issues)
     except (OSError, ValueError) as exc:

@@ -18,17 +18,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gltf_physics.io.asset_files import copy_resources, read_asset, write_asset
 from gltf_physics.io.codecs.registry import (
     HANDLED_EXTENSIONS,
     decode_document,
     decode_vehicle_document,
 )
-from gltf_physics.io.convert import (
-    convert_document,
-    copy_resources,
-    read_asset,
-    write_asset,
-)
+from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 

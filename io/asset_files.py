@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""glTF files for the converter: .gltf and .glb in and out, external resources. Pure.
+
+`read_asset`/`write_asset` keep a GLB binary chunk byte for byte; a .gltf's external
+resources are not rewritten: `copy_resources` copies them next to an output written to
+another folder so relative URIs stay valid.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import unquote, urlsplit
+
+from .diagnostics import Report
+from .json_read import as_dict, as_list
+
+GLB_MAGIC: Final = b"glTF"
+GLB_VERSION: Final = 2
+GLB_JSON: Final = 0x4E4F534A
+GLB_BIN: Final = 0x004E4942
+GLB_HEADER: Final = struct.Struct("<4sII")
+GLB_CHUNK: Final = struct.Struct("<II")
+
+
+
+def read_asset(path: Path | str) -> tuple[dict[str, Any], bytes | None]:
+    """The JSON of a .gltf or .glb file and the GLB binary chunk (None for .gltf or a GLB
+    without one). Raises ValueError (or OSError) for unreadable files."""
+    data = Path(path).read_bytes()
+    if data[:4] == GLB_MAGIC:
+        gltf, binary = _read_glb(data)
+    else:
+        try:
+            gltf = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not UTF-8 JSON") from exc
+        binary = None
+    if not isinstance(gltf, dict):
+        raise ValueError(f"{path}: the glTF JSON is not an object")
+    return gltf, binary
+
+
+def _read_glb(data: bytes) -> tuple[Any, bytes | None]:
+    if len(data) < GLB_HEADER.size + GLB_CHUNK.size:
+        raise ValueError("truncated GLB")
+    _magic, version, total = GLB_HEADER.unpack_from(data, 0)
+    if version != GLB_VERSION or total > len(data):
+        raise ValueError(f"unsupported or truncated GLB (version {version}, length {total})")
+    chunks = list(_glb_chunks(data[:total]))
+    if not chunks or chunks[0][0] != GLB_JSON:
+        raise ValueError("the first GLB chunk is not JSON")
+    binary = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == GLB_BIN else None
+    return json.loads(chunks[0][1].decode("utf-8")), binary
+
+
+def _glb_chunks(data: bytes) -> Iterator[tuple[int, bytes]]:
+    offset = GLB_HEADER.size
+    while offset + GLB_CHUNK.size <= len(data):
+        length, kind = GLB_CHUNK.unpack_from(data, offset)
+        start = offset + GLB_CHUNK.size
+        if start + length > len(data):
+            raise ValueError("a GLB chunk runs past the end of the file")
+        yield kind, data[start:start + length]
+        offset = start + length
+
+
+def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
+    """Write .glb (JSON chunk padded with spaces, `binary` unchanged) or .gltf (indented
+    JSON; `binary` must be None: a .gltf keeps its external buffers)."""
+    path = Path(path)
+    if path.suffix.lower() == ".glb":
+        path.write_bytes(glb_bytes(gltf, binary))
+        return
+    if binary is not None:
+        raise ValueError(f"{path}: a GLB binary chunk cannot go into a .gltf file")
+    path.write_text(json.dumps(gltf, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
+    """A GLB container; the binary chunk is only zero-padded if misaligned."""
+    text = json.dumps(gltf, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text
+    if binary is not None:
+        body = binary + b"\0" * (-len(binary) % 4)
+        chunks += GLB_CHUNK.pack(len(body), GLB_BIN) + body
+    return GLB_HEADER.pack(GLB_MAGIC, GLB_VERSION, GLB_HEADER.size + len(chunks)) + chunks
+
+
+def relative_resources(gltf: Mapping[str, Any]) -> list[str]:
+    """The relative URIs of buffers and images (data: and absolute URIs left out)."""
+    uris = []
+    for key in ("buffers", "images"):
+        for item in as_list(gltf.get(key)):
+            uri = as_dict(item).get("uri")
+            if isinstance(uri, str) and not urlsplit(uri).scheme and not uri.startswith("/"):
+                uris.append(uri)
+    return uris
+
+
+def copy_resources(
+    gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report
+) -> None:
+    """Copy a .gltf's relative buffers and images from `source_dir` to `target_dir` so its
+    URIs stay valid; existing different files are never overwritten (reported)."""
+    if source_dir.resolve() == target_dir.resolve():
+        return
+    for uri in dict.fromkeys(relative_resources(gltf)):
+        relative = Path(unquote(uri))
+        source, target = source_dir / relative, target_dir / relative
+        if ".." in relative.parts:
+            report.warn("resource-outside", uri, "a resource outside the folder is not copied")
+        elif not source.is_file():
+            report.warn("resource-missing", uri, f"{source} does not exist")
+        elif target.exists() and target.read_bytes() != source.read_bytes():
+            report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
+        elif not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
