@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def build(output_dir: Path) -> Path:
     """Validate and build; returns the zip path. Raises SystemExit on failure."""
+    import bpy  # noqa: F401, I001 - bpy first: it makes Blender's bundled bl_pkg importable
     import bl_pkg
-    import bpy  # noqa: F401 - makes Blender's bundled bl_pkg importable
 
     output_dir.mkdir(parents=True, exist_ok=True)
     if bl_pkg.cli_extension(["validate", str(ROOT)]) != 0:

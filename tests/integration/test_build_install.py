@@ -59,3 +59,16 @@ def test_built_zip_enables_as_an_extension_and_exports(clean_scene, zip_path, tm
         bpy.context.preferences.extensions.repos.remove(repo)
         addon_utils.enable(MODULE, default_set=True)
     assert installed not in bpy.context.preferences.addons
+
+
+def test_make_build_script_runs_on_its_own(tmp_path):
+    """`make build` runs scripts/build.py in a fresh interpreter (import order matters)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert list(tmp_path.glob("gltf_physics-*.zip"))
