@@ -138,10 +138,9 @@ class PhysicsExportExtension:
         props = obj.gltf_physics
         yup = export_settings["gltf_yup"]
         motion = motion_of(props, yup)
-        if (
-            self.format == "KHR" and motion is not None and motion.kind == "static"
-            and body_of(obj.parent) is not None
-            and body_of(obj.parent).gltf_physics.motion_type in ("DYNAMIC", "KINEMATIC")
+        above = body_of(obj.parent) if motion is not None and motion.kind == "static" else None
+        if self.format == "KHR" and above is not None and above.gltf_physics.motion_type in (
+            "DYNAMIC", "KINEMATIC"
         ):  # KHR has no static motion: without one, it would join the moving body
             self.report.warn("static-in-moving-body", obj.name,
                              "a static body under a moving body is written as kinematic")
