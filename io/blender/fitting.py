@@ -85,6 +85,15 @@ def principal_fit(
     return replace(fit, offset=offset), tuple(rotation)  # type: ignore[return-value]
 
 
+def fit_signature(shape_type: str, fit: Fit) -> tuple[float, ...]:
+    """The numbers that define an analytic shape of this type, its offset included."""
+    if shape_type == "BOX":
+        return (*fit.size, *fit.offset)
+    if shape_type == "SPHERE":
+        return (fit.radius, *fit.offset)
+    return (fit.height, fit.radius_top, fit.radius_bottom, *fit.offset)
+
+
 def apply_fit(
     props: bpy.types.PropertyGroup, fit: Fit,
     rotation: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0),

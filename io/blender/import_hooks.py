@@ -25,7 +25,7 @@ from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
 from .from_model import PropertyWriter
-from .joint_bridge import body_of, write_settings
+from .joint_bridge import body_of, reparent_keep_world, write_settings
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
@@ -141,7 +141,8 @@ class PhysicsImportExtension:
             if body_a is None or body_b is None:
                 self.report.warn("joint-skipped", where, "v1 joint bodies have no objects")
                 return
-            _reparent_keep_world(obj, body_a)  # v1 frames are world frames (digest §4.5)
+            if obj.parent != body_a:  # v1 frames are world frames (digest §4.5)
+                reparent_keep_world(obj, body_a)
             props.joint_connected_body = body_b
             props.joint_attachment = None
         else:
@@ -260,15 +261,6 @@ def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
             return obj
         obj = obj.parent
     return None
-
-
-def _reparent_keep_world(obj: bpy.types.Object, parent: bpy.types.Object) -> None:
-    if obj.parent == parent:
-        return
-    world = obj.matrix_world.copy()
-    obj.parent = parent
-    obj.matrix_parent_inverse.identity()
-    obj.matrix_basis = parent.matrix_world.inverted_safe() @ world
 
 
 def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:

@@ -2,6 +2,7 @@
 """Joint properties ↔ joint settings in Blender's local joint axes. Data API only."""
 
 import bpy
+from mathutils import Matrix
 
 from ..joints import JointPreset, match_preset, preset_limits
 from ..model import JointDrive, JointLimit, JointSettings
@@ -20,6 +21,17 @@ def body_of(obj: bpy.types.Object | None) -> bpy.types.Object | None:
             return obj
         obj = obj.parent
     return None
+
+
+def reparent_keep_world(
+    obj: bpy.types.Object, parent: bpy.types.Object, world: Matrix | None = None
+) -> None:
+    """Parent `obj` to `parent` keeping its world transform (or placing it at `world`).
+    World matrices must be current (`view_layer.update()`)."""
+    world = (obj.matrix_world if world is None else world).copy()
+    obj.parent = parent
+    obj.matrix_parent_inverse.identity()
+    obj.matrix_basis = parent.matrix_world.inverted_safe() @ world
 
 
 def preset_of(props: bpy.types.PropertyGroup) -> JointPreset | None:

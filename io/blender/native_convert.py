@@ -51,8 +51,8 @@ from ..joints import (
     split_limits,
 )
 from ..model import JointDrive, JointLimit, JointSettings
-from .fitting import Fit, apply_fit, fit_shape, local_bounds
-from .joint_bridge import body_of, preset_of, settings_of, write_settings
+from .fitting import Fit, apply_fit, fit_shape, fit_signature, local_bounds
+from .joint_bridge import body_of, preset_of, reparent_keep_world, settings_of, write_settings
 from .to_model import dimensions_of
 
 FROM_NATIVE = "FROM_NATIVE"
@@ -130,14 +130,6 @@ def _scene_of(obj: bpy.types.Object) -> bpy.types.Scene:
     if scene.objects.get(obj.name) == obj or not obj.users_scene:
         return scene
     return obj.users_scene[0]
-
-
-def _signature(kind: str, fit: Fit) -> tuple[float, ...]:
-    if kind == "BOX":
-        return (*fit.size, *fit.offset)
-    if kind == "SPHERE":
-        return (fit.radius, *fit.offset)
-    return (fit.height, fit.radius_top, fit.radius_bottom, *fit.offset)
 
 
 def _same(a: Iterable[float], b: Iterable[float]) -> bool:
@@ -315,27 +307,18 @@ def _joint_holder(
     if body_of(obj) == first:
         return obj
     if obj.gltf_physics.motion_type == "NONE":
-        _reparent(obj, first)
+        bpy.context.view_layer.update()
+        reparent_keep_world(obj, first)
         report.append(f"{obj.name}: parented to {first.name} (in place): it is body A")
         return obj
     holder = bpy.data.objects.new(f"{obj.name}.joint", None)
     for collection in obj.users_collection:
         collection.objects.link(holder)
-    _reparent(holder, first, place=obj)
+    bpy.context.view_layer.update()
+    reparent_keep_world(holder, first, obj.matrix_world)
     report.append(f"{obj.name} is a body itself: its joint is on the new Empty {holder.name} "
                   f"under {first.name}")
     return holder
-
-
-def _reparent(
-    obj: bpy.types.Object, parent: bpy.types.Object, place: bpy.types.Object | None = None
-) -> None:
-    """Parent obj to parent keeping its world transform (or taking that of `place`)."""
-    bpy.context.view_layer.update()
-    world = (place or obj).matrix_world.copy()
-    obj.parent = parent
-    obj.matrix_parent_inverse = parent.matrix_world.inverted()
-    obj.matrix_basis = world
 
 
 def _settings_from_native(obj: bpy.types.Object, report: list[str]) -> JointSettings:
@@ -529,8 +512,8 @@ def _fits_bounds(obj: bpy.types.Object, kind: str, shape: str) -> bool:
     if bounds is None:
         return False
     turned = props.size_mode == "CUSTOM" and not _same(props.shape_rotation, (1, 0, 0, 0))
-    wanted = _signature(kind, dimensions_of(obj, kind))
-    return not turned and _same(wanted, _signature(kind, native_fit(shape, bounds)))
+    wanted = fit_signature(kind, dimensions_of(obj, kind))
+    return not turned and _same(wanted, fit_signature(kind, native_fit(shape, bounds)))
 
 
 def _surface_to_native(

@@ -42,7 +42,7 @@ import bpy
 from mathutils import Matrix, Quaternion, Vector
 
 from ..joints import per_axis_limits
-from .fitting import Fit, fit_shape, local_bounds
+from .fitting import Fit, fit_shape, fit_signature, local_bounds
 from .joint_bridge import body_of, settings_of
 from .to_model import dimensions_of
 
@@ -373,11 +373,6 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 # -- shapes ---------------------------------------------------------------------------------
 
 
-def shape_dimensions(obj: bpy.types.Object) -> Fit:
-    """The shape's dimensions in object space: fitted to the mesh bounds or custom."""
-    return dimensions_of(obj, obj.gltf_physics.shape_type)
-
-
 def _add_shapes(
     world: bpy.types.RigidBodyWorld, body: PreviewBody, carrier: bpy.types.Object
 ) -> bool:
@@ -412,7 +407,7 @@ def _own_shape(obj: bpy.types.Object) -> str | None:
     centred = all(abs(c) < TOLERANCE for c in fitted.offset)
     same = all(
         math.isclose(a, b, abs_tol=TOLERANCE)
-        for a, b in zip(_signature(kind, fitted), _signature(kind, shape_dimensions(obj)),
+        for a, b in zip(fit_signature(kind, fitted), fit_signature(kind, dimensions_of(obj, kind)),
                         strict=True)
     )
     return kind if centred and same else None
@@ -424,14 +419,6 @@ def _turn(obj: bpy.types.Object) -> Matrix:
     if props.size_mode != "CUSTOM":
         return Matrix.Identity(4)
     return Quaternion(props.shape_rotation).normalized().to_matrix().to_4x4()
-
-
-def _signature(kind: str, fit: Fit) -> tuple[float, ...]:
-    if kind == "BOX":
-        return (*fit.size, *fit.offset)
-    if kind == "SPHERE":
-        return (fit.radius, *fit.offset)
-    return (fit.height, fit.radius_top, fit.radius_bottom, *fit.offset)
 
 
 def _part_helper(
@@ -451,7 +438,7 @@ def _part_helper(
         helper = _new_helper(world, name, mesh, carrier, Matrix.Identity(4))
         helper.rigid_body.collision_shape = MESH_SHAPES[props.shape_type]
         return helper
-    fit = shape_dimensions(part)
+    fit = dimensions_of(part, props.shape_type)
     frame = to_body @ part.matrix_world @ Matrix.Translation(fit.offset) @ _turn(part)
     location, rotation, scale = frame.decompose()
     mesh, shape = _analytic_mesh(props.shape_type, fit, scale)
