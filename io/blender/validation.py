@@ -14,6 +14,8 @@ from .joint_bridge import body_of
 
 ENGINE_MAX_HULL_POINTS = 255
 THIN = 0.01
+SHAPE_FIXES = {"make-convex": ("CONVEX", "Convex Hull"), "make-box": ("BOX", "Box"),
+               "make-sphere": ("SPHERE", "Sphere")}
 MOVING = frozenset({"DYNAMIC", "KINEMATIC"})
 ROUND = frozenset({"SPHERE", "CAPSULE", "CYLINDER"})
 
@@ -147,15 +149,9 @@ def _under_vehicle(obj: bpy.types.Object) -> bool:
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     """Apply one fix; returns what was done."""
     props = obj.gltf_physics
-    if fix == "make-convex":
-        props.shape_type = "CONVEX"
-        return "shape set to Convex Hull"
-    if fix == "make-box":
-        props.shape_type = "BOX"
-        return "shape set to Box"
-    if fix == "make-sphere":
-        props.shape_type = "SPHERE"
-        return "shape set to Sphere"
+    if fix in SHAPE_FIXES:
+        props.shape_type, label = SHAPE_FIXES[fix]
+        return f"shape set to {label}"
     if fix == "fit":
         props.size_mode = "FIT"
         return "dimensions fitted to the mesh"
@@ -170,9 +166,10 @@ def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     if fix == "apply-scale":
         return _apply_scale(obj)
     if fix == "simplify-hull":
-        with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj]):
-            bpy.ops.gltf_physics.simplify_hull()
-        return "hull simplified to a proxy"
+        from .hull_proxy import make_hull_proxy  # numpy and bmesh only when needed
+
+        error = make_hull_proxy(obj)
+        return f"hull simplified to a proxy ({error * 100:.2f} % of the volume lost)"
     raise ValueError(f"unknown fix {fix!r}")
 
 

@@ -204,3 +204,21 @@ def test_fit_to_principal_axes_orients_a_tilted_capsule(clean_scene, tmp_path):
     glb_axis = Quaternion((w, x, y, z)) @ Vector((0, 1, 0))  # KHR capsules run along +Y
     blender_axis = Vector((glb_axis.x, -glb_axis.z, glb_axis.y))
     assert abs(blender_axis.dot(expected)) > 0.9999
+
+
+def test_validation_fix_simplifies_a_big_hull(clean_scene):
+    import bmesh
+
+    mesh = bpy.data.meshes.new("Rock")
+    bm = bmesh.new()
+    bmesh.ops.create_uvsphere(bm, u_segments=48, v_segments=24, radius=1.0)
+    bm.to_mesh(mesh)
+    bm.free()
+    rock = bpy.data.objects.new("Rock", mesh)
+    bpy.context.scene.collection.objects.link(rock)
+    h.set_physics(rock, motion_type="DYNAMIC", shape_type="CONVEX")
+    assert problems_of(bpy.context.scene) == {"Rock": {"hull-too-many-points"}}
+    assert bpy.ops.gltf_physics.problem_fix(index=0) == {"FINISHED"}
+    proxy = rock.gltf_physics.mesh_object
+    assert proxy.gltf_physics.collision_only and 4 <= len(proxy.data.vertices) <= 255
+    assert problems_of(bpy.context.scene) == {}
