@@ -149,6 +149,7 @@ def test_z_up_export_rotates_round_shapes_onto_local_y(clean_scene, tmp_path, fm
 def test_off_writes_no_physics(clean_scene, tmp_path):
     h.build_showcase()
     gltf = h.export(tmp_path / "off.gltf", "NONE")
+    h.assert_valid(tmp_path / "off.gltf")
     assert not any(name in h.PHYSICS_NAMES for name in gltf.get("extensionsUsed", []))
     assert all("extensions" not in n for n in gltf["nodes"])
 
@@ -170,8 +171,10 @@ def test_khr_static_body_under_a_moving_body_becomes_kinematic(clean_scene, tmp_
                          shape_type="BOX")
     post.parent = cart
     gltf = h.export(tmp_path / "k.gltf", "KHR")
+    h.assert_valid(tmp_path / "k.gltf")
     node = next(n for n in gltf["nodes"] if n["name"] == "Post")
     assert node["extensions"]["KHR_physics_rigid_bodies"]["motion"]["isKinematic"] is True
     omi = h.export(tmp_path / "o.gltf", "OMI")
+    h.assert_valid(tmp_path / "o.gltf")
     node = next(n for n in omi["nodes"] if n["name"] == "Post")
     assert node["extensions"]["OMI_physics_body"]["motion"]["type"] == "static"

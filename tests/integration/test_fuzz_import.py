@@ -41,6 +41,7 @@ def bases(tmp_path_factory) -> dict[str, tuple[Path, int]]:
     for fmt in ("KHR", "OMI"):
         path = folder / f"base_{fmt.lower()}.gltf"
         h.export(path, fmt)
+        h.assert_valid(path)
         h.import_file(path)
         out[fmt] = (path, visible_meshes())
     return out

@@ -106,6 +106,7 @@ def test_identical_joints_share_settings(clean_scene, tmp_path):
         setattr(objs["PendulumPivot"].gltf_physics, name,
                 getattr(objs["DoorHinge"].gltf_physics, name))
     gltf = h.export(tmp_path / "j.gltf", "KHR")
+    h.assert_valid(tmp_path / "j.gltf")
     assert len(settings_root(gltf, "KHR")) == 1
 
 
@@ -148,6 +149,7 @@ def test_unexported_body_skips_only_its_joint(clean_scene, tmp_path):
     for obj in bpy.data.objects:
         obj.select_set(obj.name not in ("Ceiling",))
     gltf = h.export(tmp_path / "j.gltf", "OMI", use_selection=True)
+    h.assert_valid(tmp_path / "j.gltf")
     joints = [n["name"] for n in gltf["nodes"] if OMI_JOINT in n.get("extensions", {})]
     assert joints == ["DoorHinge"]
     assert objs["PendulumPivot"].gltf_physics.joint_type == "PIN"
@@ -158,9 +160,11 @@ def test_world_anchored_joint_is_khr_only(clean_scene, tmp_path):
     anchor = h.empty_object("Anchor", (3, 0, 2.9))
     objs["PendulumPivot"].gltf_physics.joint_attachment = anchor  # world side: no body
     khr = h.export(tmp_path / "k.gltf", "KHR")
+    h.assert_valid(tmp_path / "k.gltf")
     pin = joint_payload(khr, "KHR", named(khr, "PendulumPivot"))
     assert khr["nodes"][pin["connectedNode"]]["name"] == "Anchor"
     omi = h.export(tmp_path / "o.gltf", "OMI")
+    h.assert_valid(tmp_path / "o.gltf")
     assert OMI_JOINT not in omi["nodes"][named(omi, "PendulumPivot")].get("extensions", {})
 
 

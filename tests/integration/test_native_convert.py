@@ -400,6 +400,7 @@ def test_converted_native_scene_exports(clean_scene, tmp_path):
     floor, ball, box, hinge = native_scene()
     convert.convert_objects([floor, ball, box, hinge], FROM)
     gltf = h.export(tmp_path / "native.gltf", "KHR")
+    h.assert_valid(tmp_path / "native.gltf")
     nodes = {n["name"]: n for n in gltf["nodes"]}
     root = gltf["extensions"][KHR]
     shapes = gltf["extensions"]["KHR_implicit_shapes"]["shapes"]

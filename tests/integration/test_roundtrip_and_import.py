@@ -31,6 +31,7 @@ def test_export_import_export_is_stable(clean_scene, tmp_path, fmt, geometry):
 def test_imported_properties_match_authored(clean_scene, tmp_path):
     h.build_showcase()
     h.export(tmp_path / "a.glb", "OMI")
+    h.assert_valid(tmp_path / "a.glb")
     h.import_file(tmp_path / "a.glb")
     box = bpy.data.objects["Box"].gltf_physics
     assert (box.motion_type, box.shape_type, box.size_mode) == ("DYNAMIC", "BOX", "CUSTOM")
@@ -117,6 +118,7 @@ def test_corpus_file_imports_with_bodies_and_shapes(clean_scene, path):
 def test_required_extensions_and_malformed_blocks_import(clean_scene, tmp_path):
     h.build_showcase()
     gltf = h.export(tmp_path / "ok.gltf", "KHR")
+    h.assert_valid(tmp_path / "ok.gltf")
     gltf["extensionsRequired"] = ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"]
     nodes = {n["name"]: n for n in gltf["nodes"]}
     body = nodes["Box"]["extensions"]["KHR_physics_rigid_bodies"]

@@ -81,10 +81,12 @@ def test_car_exports_with_wheels_seat_and_colliders(clean_scene, tmp_path, fmt):
 def test_car_round_trip_is_exact(clean_scene, tmp_path, fmt):
     h.build_car()
     first = h.export(tmp_path / "first.gltf", fmt)
+    h.assert_valid(tmp_path / "first.gltf")
     h.import_file(tmp_path / "first.gltf")
     car = bpy.data.objects["Car"].gltf_physics
     assert car.is_vehicle and car.vehicle_pilot_seat.name == "DriverSeat"
     second = h.export(tmp_path / "second.gltf", fmt)
+    h.assert_valid(tmp_path / "second.gltf")
     assert h.physics_subtree(second) == h.physics_subtree(first)
 
 
