@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from .diagnostics import Report
@@ -26,6 +26,17 @@ def as_dict(value: Json) -> Mapping[str, Json]:
 def as_list(value: Json) -> list[Json]:
     """`value` when it is a JSON array, else an empty one."""
     return value if isinstance(value, list) else []
+
+
+def freeze(value: Json) -> Hashable:
+    """A hashable image of a JSON value that tells apart what decodes differently
+    (`true` vs `1`, `1` vs `1.0`, an object vs an array of pairs)."""
+    kind = type(value)
+    if kind is dict:
+        return (dict, tuple((key, freeze(item)) for key, item in value.items()))
+    if kind is list:
+        return (list, tuple(freeze(item) for item in value))
+    return (kind, value)
 
 
 def _is_number(value: Json) -> bool:

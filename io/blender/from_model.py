@@ -2,6 +2,7 @@
 """The neutral model (glTF space) → object properties. Data API only, never bpy.ops."""
 
 from collections.abc import Callable
+from typing import Any
 
 import bpy
 
@@ -9,10 +10,25 @@ from .. import axes
 from ..diagnostics import Report
 from ..model import Collider, CollisionFilter, Motion, NodePhysics, PhysicsMaterial, Shape, Trigger
 from .properties import MAX_LAYERS
+from .stored_settings import defaults_of, is_untouched
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
 EMPTY_DISPLAY = {"box": "CUBE", "cylinder": "CUBE", "plane": "CUBE", "sphere": "SPHERE",
                  "capsule": "SPHERE"}
+
+_UNSET = object()
+
+
+class _Recorder:
+    """Stands in for an object's settings: collects the values written to it."""
+
+    __slots__ = ("writes",)
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "writes", {})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.writes[name] = value
 
 
 class PropertyWriter:
@@ -22,13 +38,30 @@ class PropertyWriter:
         self.layers = scene.gltf_physics.layers
         self.report = report
         self.yup = yup
+        self._plans: dict[tuple[int, int | None], tuple[NodePhysics, dict[str, Any]]] = {}
+        self._side_effects = False
 
     def apply(
         self, obj: bpy.types.Object, physics: NodePhysics, own_mesh: int | None,
         make_proxy: MeshProxy, make_child: Callable[[bpy.types.Object, str], bpy.types.Object],
     ) -> None:
         """Set every physics property of `obj` from `physics` (unset ones to their defaults)."""
-        props = obj.gltf_physics
+        key = (id(physics), own_mesh)
+        if key in self._plans:  # an equal node met before: its writes, without side effects
+            self._flush(obj, self._plans[key][1])
+            return
+        recorder = _Recorder()
+        self._side_effects = obj.type == "EMPTY"
+        self._plan(recorder, obj, physics, own_mesh, make_proxy, make_child)
+        if not self._side_effects:
+            self._plans[key] = (physics, recorder.writes)  # physics kept: its id stays unique
+        self._flush(obj, recorder.writes)
+
+    def _plan(
+        self, props: "_Recorder", obj: bpy.types.Object, physics: NodePhysics,
+        own_mesh: int | None, make_proxy: MeshProxy,
+        make_child: Callable[[bpy.types.Object, str], bpy.types.Object],
+    ) -> None:
         self._motion(props, physics.motion)
         props.is_compound_trigger = physics.trigger is not None and physics.trigger.shape is None
         shaped: list[tuple[Shape, Collider | Trigger]] = []
@@ -38,10 +71,30 @@ class PropertyWriter:
             shaped.append((physics.trigger.shape, physics.trigger))
         props.shape_type = "NONE"
         for number, (shape, holder) in enumerate(shaped):
+            if number == 0:
+                self._shape(props, obj, shape, own_mesh, make_proxy)
+                self._holder(props, holder)
+                continue
             # A node with both a collider and a trigger keeps the trigger on a child Empty.
-            target = obj if number == 0 else make_child(obj, f"{obj.name}.trigger")
-            self._shape(target, shape, own_mesh if target is obj else None, make_proxy)
-            self._holder(target.gltf_physics, holder)
+            self._side_effects = True
+            child = make_child(obj, f"{obj.name}.trigger")
+            child_props = _Recorder()
+            self._shape(child_props, child, shape, None, make_proxy)
+            self._holder(child_props, holder)
+            self._flush(child, child_props.writes)
+
+    def _flush(self, obj: bpy.types.Object, writes: dict[str, Any]) -> None:
+        """Set the recorded values; on an object still at its defaults, only those that
+        differ (every write costs an RNA update)."""
+        props = obj.gltf_physics
+        if is_untouched(obj):
+            defaults = defaults_of(type(props))
+            for name, value in writes.items():
+                if defaults.get(name, _UNSET) != value:
+                    setattr(props, name, value)
+        else:
+            for name, value in writes.items():
+                setattr(props, name, value)
 
     def _motion(self, props: bpy.types.PropertyGroup, motion: Motion | None) -> None:
         if motion is None:
@@ -63,9 +116,9 @@ class PropertyWriter:
         props.gravity_factor = motion.gravity_factor
 
     def _shape(
-        self, obj: bpy.types.Object, shape: Shape, own_mesh: int | None, make_proxy: MeshProxy
+        self, props: "_Recorder", obj: bpy.types.Object, shape: Shape, own_mesh: int | None,
+        make_proxy: MeshProxy,
     ) -> None:
-        props = obj.gltf_physics
         props.shape_type = shape.kind.upper()
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
@@ -76,6 +129,7 @@ class PropertyWriter:
                 props.mesh_source = "SELF"
             else:
                 props.mesh_source = "OBJECT"
+                self._side_effects = True
                 props.mesh_object = None if mesh is None else make_proxy(obj, mesh)
             return
         if shape.kind == "box":
@@ -125,13 +179,13 @@ class PropertyWriter:
             props.filter_mode, targets = "ALL", ()
         props.filter_targets = self._bits(targets)
 
-    def _bits(self, names: tuple[str, ...]) -> list[bool]:
+    def _bits(self, names: tuple[str, ...]) -> tuple[bool, ...]:
         bits = [False] * MAX_LAYERS
         for name in names:
             index = self._layer_index(name)
             if index is not None:
                 bits[index] = True
-        return bits
+        return tuple(bits)
 
     def _layer_index(self, name: str) -> int | None:
         for index, layer in enumerate(self.layers):

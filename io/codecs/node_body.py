@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import Report
 from ..document import DocumentView
-from ..json_read import Json, JsonReader
+from ..json_read import Json, JsonReader, freeze
 from ..model import (
     Collider,
     CollisionFilter,
@@ -140,16 +140,36 @@ def decode_nodes(
 ) -> PhysicsScene:
     """Decode `extension` on every node that carries it."""
     scene = PhysicsScene()
+    decoded: dict[Hashable, NodePhysics | None] = {}  # clean results of node-independent payloads
     for index, node in enumerate(view.nodes):
         if extension not in node.extensions:
             continue
-        where = f"/nodes/{index}/extensions/{extension}"
-        physics = decode_node(
-            node.extensions[extension], where, read, pools, geometry, view, index, motion
-        )
+        payload = node.extensions[extension]
+        key = _reuse_key(payload)
+        if key is not None and key in decoded:
+            physics = decoded[key]
+        else:
+            issues_before = len(read.report.issues)
+            where = f"/nodes/{index}/extensions/{extension}"
+            physics = decode_node(payload, where, read, pools, geometry, view, index, motion)
+            if key is not None and len(read.report.issues) == issues_before:
+                decoded[key] = physics
         if physics is not None:
             scene.nodes[index] = physics
     return scene
+
+
+def _reuse_key(payload: Json) -> Hashable | None:
+    """A key under which an equal payload's clean decoding can be reused, or None when the
+    payload refers to its own node (triggers and joints) or cannot be keyed."""
+    if not isinstance(payload, dict) or "trigger" in payload or "joint" in payload:
+        return None
+    try:
+        key = freeze(payload)
+        hash(key)
+    except (TypeError, RecursionError):
+        return None
+    return key
 
 
 @dataclass(slots=True)

@@ -140,6 +140,8 @@ HOVER_PART: Final = PartSpec(
     HOVER_NUMBERS, has_gimbal=True,
 )
 PARTS: Final = (WHEEL_PART, THRUSTER_PART, HOVER_PART)
+#: The node extensions `_decode_node_parts` reads.
+NODE_PART_EXTENSIONS: Final = frozenset({part.ext for part in PARTS} | {SEAT_EXT})
 BODY_VECTORS: Final = (
     ("angularActivation", "angular_activation"),
     ("linearActivation", "linear_activation"),
@@ -348,6 +350,8 @@ def decode_vehicles(
     pools = {part.ext: _decode_part_pool(view, part, context) for part in PARTS}
     scene = VehicleScene(old_names=context.old)
     for index, node in enumerate(view.nodes):
+        if NODE_PART_EXTENSIONS.isdisjoint(node.extensions):
+            continue
         found = _decode_node_parts(node.extensions, f"/nodes/{index}/extensions", pools, read)
         if not found.is_empty():
             scene.nodes[index] = found

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Where Blender keeps an object's gltf_physics values, and what they default to.
+
+Registered properties live in an ID property group that holds only the values ever set;
+reading that group, or knowing it is empty, is much cheaper than one RNA access per
+property. Blender 5.0 moved the group to `bl_system_properties_get()`; 4.2–4.5 keep it
+among the ID's own properties.
+"""
+
+from functools import cache
+from typing import Any
+
+import bpy
+
+GROUP = "gltf_physics"
+
+
+def stored_group(owner: bpy.types.ID) -> Any | None:
+    """The ID property group behind `owner.gltf_physics`, or None when nothing is stored."""
+    system = getattr(owner, "bl_system_properties_get", None)
+    if system is not None:  # 5.0+
+        group = system()
+        return None if group is None else group.get(GROUP)
+    return owner.get(GROUP)
+
+
+def is_untouched(owner: bpy.types.ID) -> bool:
+    """True when every gltf_physics property of `owner` still has its default value."""
+    group = stored_group(owner)
+    return group is None or len(group) == 0
+
+
+@cache
+def defaults_of(struct: type) -> dict[str, Any]:
+    """Default value of each plain property of a PropertyGroup class (arrays as tuples);
+    pointers and collections are left out."""
+    found: dict[str, Any] = {}
+    for prop in struct.bl_rna.properties:
+        if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
+            continue
+        if prop.type == "ENUM":
+            if not prop.is_enum_flag:
+                found[prop.identifier] = prop.default
+        elif getattr(prop, "is_array", False):
+            found[prop.identifier] = tuple(prop.default_array)
+        else:
+            found[prop.identifier] = prop.default
+    return found
+
+
+_FALLBACK = object()  # a stored value RNA would not read as such: ask RNA instead
+
+
+class Settings:
+    """A read-only copy of an object's gltf_physics values, read in one call.
+
+    Plain properties are attributes; pointers and collections (and any stored value of an
+    unexpected type) are read through RNA.
+    """
+
+    def __init__(self, rna: Any, values: dict[str, Any]) -> None:
+        values["_rna"] = rna
+        object.__setattr__(self, "__dict__", values)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_rna"], name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"settings snapshots are read-only ({name})")
+
+
+def snapshot(owner: bpy.types.ID) -> Settings:
+    """The current gltf_physics values of `owner`."""
+    rna = owner.gltf_physics
+    defaults, converters = _schema(type(rna))
+    values = dict(defaults)
+    group = stored_group(owner)
+    if group:
+        for name, stored in group.to_dict().items():
+            convert = converters.get(name)
+            if convert is None:
+                continue  # pointer, collection or a property that no longer exists
+            value = convert(stored)
+            values[name] = getattr(rna, name) if value is _FALLBACK else value
+    return Settings(rna, values)
+
+
+@cache
+def _schema(struct: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Defaults and stored-value converters of a PropertyGroup's plain properties."""
+    converters: dict[str, Any] = {}
+    for prop in struct.bl_rna.properties:
+        if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
+            continue
+        if prop.type == "ENUM":
+            if not prop.is_enum_flag:
+                converters[prop.identifier] = _enum_reader(
+                    {item.value: item.identifier for item in prop.enum_items})
+        elif prop.type in ("BOOLEAN", "INT", "FLOAT"):
+            length = prop.array_length if getattr(prop, "is_array", False) else 0
+            converters[prop.identifier] = _number_reader(prop.type, length)
+        elif prop.type == "STRING":
+            converters[prop.identifier] = _typed_reader(str)
+    defaults = {name: value for name, value in defaults_of(struct).items() if name in converters}
+    return defaults, converters
+
+
+def _enum_reader(identifiers: dict[int, str]) -> Any:
+    def read(stored: Any) -> Any:
+        return identifiers.get(stored, _FALLBACK) if type(stored) is int else _FALLBACK
+    return read
+
+
+def _typed_reader(kind: type) -> Any:
+    def read(stored: Any) -> Any:
+        return stored if type(stored) is kind else _FALLBACK
+    return read
+
+
+def _number_reader(rna_type: str, length: int) -> Any:
+    stored_kinds = (float,) if rna_type == "FLOAT" else (int, bool)
+    make = bool if rna_type == "BOOLEAN" else stored_kinds[0]
+
+    def read(stored: Any) -> Any:
+        if not length:
+            return make(stored) if type(stored) in stored_kinds else _FALLBACK
+        # an ID property array has one item type: the first item tells it
+        if type(stored) is not list or len(stored) != length \
+                or type(stored[0]) not in stored_kinds:
+            return _FALLBACK
+        return tuple(map(make, stored))
+    return read
