@@ -10,6 +10,7 @@ Flow (one instance per export):
   whole scene and the payloads are attached as plain dicts.
 """
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,11 +23,12 @@ from ..codecs.omi import BODY_EXT, encode_omi
 from ..codecs.vehicles import encode_vehicles
 from ..diagnostics import Report
 from ..joints import settings_to_gltf
-from ..model import Collider, Joint, NodePhysics, PhysicsMaterial, PhysicsScene, Trigger
+from ..model import Collider, Joint, Motion, NodePhysics, PhysicsMaterial, PhysicsScene, Trigger
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .joint_bridge import body_of, settings_of
+from .stored_settings import snapshot
 from .to_model import filter_of, material_of, motion_of, placement_of
 from .vehicle_bridge import has_vehicle_data, vehicle_node_of
 
@@ -76,10 +78,12 @@ class PhysicsExportExtension:
         self.built_meshes: dict[tuple[str, str], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
         self.node_of: dict[str, Any] = {}
-        self.joint_objects: list[tuple[str, Any]] = []
+        # objects kept, not names: bpy.data.objects[name] scans the whole collection
+        self.joint_objects: list[tuple[bpy.types.Object, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
-        self.vehicle_objects: list[tuple[str, Any]] = []
-        self.bounds: dict[int, Any] = {}  # fitted-bounds cache, per unmodified mesh
+        self.vehicle_objects: list[tuple[bpy.types.Object, Any]] = []
+        self.bounds: dict[Hashable, Any] = {}  # placements and fitted bounds, shared
+        self.shared: dict[Hashable, Any] = {}  # model parts shared by equal settings
         self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
         self.yup = True
         self.report = Report()
@@ -115,16 +119,16 @@ class PhysicsExportExtension:
             return
         name = blender_object.name
         self.node_of[name] = node
-        props = blender_object.gltf_physics
+        props = snapshot(blender_object)
         if props.joint_type != "NONE":
-            self.joint_objects.append((name, node))
+            self.joint_objects.append((blender_object, node))
         if has_vehicle_data(props):
-            self.vehicle_objects.append((name, node))
+            self.vehicle_objects.append((blender_object, node))
         if not _has_body_or_shape(props):
             return
         self.yup = export_settings["gltf_yup"]
         try:
-            self._record(node, blender_object, export_settings)
+            self._record(node, blender_object, props, export_settings)
         except Exception as exc:
             self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
 
@@ -134,10 +138,9 @@ class PhysicsExportExtension:
             scene.extras.pop(EXTRAS_KEY)
             scene.extras = scene.extras or None
 
-    def _record(self, node: Any, obj: bpy.types.Object, export_settings: dict) -> None:
-        props = obj.gltf_physics
+    def _record(self, node: Any, obj: bpy.types.Object, props: Any, export_settings: dict) -> None:
         yup = export_settings["gltf_yup"]
-        motion = motion_of(props, yup)
+        motion = self._motion(props, yup)
         above = body_of(obj.parent) if motion is not None and motion.kind == "static" else None
         if self.format == "KHR" and above is not None and above.gltf_physics.motion_type in (
             "DYNAMIC", "KINEMATIC"
@@ -145,11 +148,11 @@ class PhysicsExportExtension:
             self.report.warn("static-in-moving-body", obj.name,
                              "a static body under a moving body is written as kinematic")
             motion = replace(motion, kind="kinematic")
-        body = NodePhysics(motion=motion)
         shape_part = None
         shape_node = node
         if props.shape_type != "NONE":
-            placement = placement_of(obj, self._mesh_ref(node, obj, yup), yup, self.bounds)
+            placement = placement_of(obj, self._mesh_ref(node, obj, props, yup), yup,
+                                     self.bounds, props)
             if placement is None:
                 self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
             else:
@@ -160,8 +163,10 @@ class PhysicsExportExtension:
                     node.children.append(shape_node)
                 shape_part = self._shape_part(props, placement.shape)
         if shape_node is node and shape_part is not None:
-            body = NodePhysics(body.motion, shape_part.collider, shape_part.trigger)
+            body = self._merged(motion, shape_part)
             shape_part = None
+        else:
+            body = self._merged(motion, None)
         members: list[str] = []
         if props.is_compound_trigger:
             members = [
@@ -173,15 +178,42 @@ class PhysicsExportExtension:
         self.shape_node_of[obj.name] = shape_node
         self.records.append(_Record(obj.name, node, shape_node, body, shape_part, members))
 
-    def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
-        flt = filter_of(props, self.layer_names, self.filter_names)
-        if props.shape_role == "TRIGGER":
-            return NodePhysics(trigger=Trigger(shape=shape, filter=flt))
-        return NodePhysics(collider=Collider(shape=shape, material=material_of(props), filter=flt))
+    # Objects with equal settings share their model parts: fewer objects to build and keep,
+    # and the encoder writes each shared part once.
 
-    def _mesh_ref(self, node: Any, obj: bpy.types.Object, yup: bool) -> Any:
+    def _motion(self, props: Any, yup: bool) -> Motion | None:
+        key = (props.motion_type, props.mass, props.center_of_mass_mode, props.center_of_mass,
+               props.inertia_mode, props.inertia_diagonal, props.inertia_orientation,
+               props.linear_velocity, props.angular_velocity, props.gravity_factor, yup)
+        if key not in self.shared:
+            self.shared[key] = motion_of(props, yup)
+        return self.shared[key]
+
+    def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
+        key = ("shape-part", props.shape_role, shape, props.use_material, props.static_friction,
+               props.dynamic_friction, props.restitution, props.friction_combine,
+               props.restitution_combine, props.use_filter, props.filter_layers,
+               props.filter_mode, props.filter_targets)
+        if key not in self.shared:
+            flt = filter_of(props, self.layer_names, self.filter_names)
+            if props.shape_role == "TRIGGER":
+                part = NodePhysics(trigger=Trigger(shape=shape, filter=flt))
+            else:
+                part = NodePhysics(collider=Collider(shape=shape, material=material_of(props),
+                                                     filter=flt))
+            self.shared[key] = part
+        return self.shared[key]
+
+    def _merged(self, motion: Motion | None, shape_part: NodePhysics | None) -> NodePhysics:
+        key = ("body", id(motion), id(shape_part))  # both shared, or kept alive by the value
+        if key not in self.shared:
+            self.shared[key] = NodePhysics(
+                motion, shape_part and shape_part.collider, shape_part and shape_part.trigger
+            )
+        return self.shared[key]
+
+    def _mesh_ref(self, node: Any, obj: bpy.types.Object, props: Any, yup: bool) -> Any:
         """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""
-        props = obj.gltf_physics
         if props.shape_type not in ("CONVEX", "TRIMESH"):
             return None
         if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only:
@@ -205,11 +237,11 @@ class PhysicsExportExtension:
     ) -> None:
         """Add joint frame nodes; park the collision meshes (and orphan mesh nodes) where the
         traversal writes them."""
-        for name, node in self.joint_objects:
+        for obj, node in self.joint_objects:
             try:
-                self._resolve_joint(bpy.data.objects[name], node, export_settings["gltf_yup"])
+                self._resolve_joint(obj, node, export_settings["gltf_yup"])
             except Exception as exc:  # one bad joint never drops the others
-                self.report.warn("export-failed", name, f"joint skipped: {exc}")
+                self.report.warn("export-failed", obj.name, f"joint skipped: {exc}")
         meshes = [m for m in self.built_meshes.values() if m is not None]
         if self.format == "KHR" and self.geometry_form == "node":
             self.mesh_nodes = {
@@ -351,8 +383,7 @@ class PhysicsExportExtension:
     def _encode_vehicles(self, encoded: Encoded, resolve_node: Any) -> None:
         """Vehicle parts and seats; wheel materials join the physics materials."""
         vehicles = VehicleScene()
-        for name, node in self.vehicle_objects:
-            obj = bpy.data.objects[name]
+        for obj, node in self.vehicle_objects:
             vehicles.nodes[node] = vehicle_node_of(
                 obj, self.yup, lambda seat: self.node_of.get(seat.name)
             )

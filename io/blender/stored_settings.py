@@ -34,8 +34,12 @@ def is_untouched(owner: bpy.types.ID) -> bool:
 def defaults_of(struct: type) -> dict[str, Any]:
     """Default value of each plain property of a PropertyGroup class (arrays as tuples);
     pointers and collections are left out."""
+    return _defaults(struct.bl_rna)
+
+
+def _defaults(rna_struct: Any) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for prop in struct.bl_rna.properties:
+    for prop in rna_struct.properties:
         if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
             continue
         if prop.type == "ENUM":
@@ -54,16 +58,13 @@ _FALLBACK = object()  # a stored value RNA would not read as such: ask RNA inste
 class Settings:
     """A read-only copy of an object's gltf_physics values, read in one call.
 
-    Plain properties are attributes; pointers and collections (and any stored value of an
-    unexpected type) are read through RNA.
+    Plain properties are attributes (the values set on the instance, the defaults on its
+    class); pointers and collections, and stored values of an unexpected type, are read
+    through RNA.
     """
 
-    def __init__(self, rna: Any, values: dict[str, Any]) -> None:
-        values["_rna"] = rna
-        object.__setattr__(self, "__dict__", values)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__["_rna"], name)
+    def __getattr__(self, name: str) -> Any:  # only for names neither set nor defaulted
+        return getattr(self.__dict__["_owner"].gltf_physics, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"settings snapshots are read-only ({name})")
@@ -71,9 +72,8 @@ class Settings:
 
 def snapshot(owner: bpy.types.ID) -> Settings:
     """The current gltf_physics values of `owner`."""
-    rna = owner.gltf_physics
-    defaults, converters = _schema(type(rna))
-    values = dict(defaults)
+    kind, converters = _schema(type(owner))
+    values: dict[str, Any] = {"_owner": owner}
     group = stored_group(owner)
     if group:
         for name, stored in group.to_dict().items():
@@ -81,15 +81,19 @@ def snapshot(owner: bpy.types.ID) -> Settings:
             if convert is None:
                 continue  # pointer, collection or a property that no longer exists
             value = convert(stored)
-            values[name] = getattr(rna, name) if value is _FALLBACK else value
-    return Settings(rna, values)
+            values[name] = getattr(owner.gltf_physics, name) if value is _FALLBACK else value
+    settings = kind.__new__(kind)
+    object.__setattr__(settings, "__dict__", values)
+    return settings
 
 
 @cache
-def _schema(struct: type) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Defaults and stored-value converters of a PropertyGroup's plain properties."""
+def _schema(owner_type: type) -> tuple[type[Settings], dict[str, Any]]:
+    """A Settings class holding the defaults of an ID type's gltf_physics properties, and
+    converters of their stored values."""
+    struct = owner_type.bl_rna.properties[GROUP].fixed_type
     converters: dict[str, Any] = {}
-    for prop in struct.bl_rna.properties:
+    for prop in struct.properties:
         if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
             continue
         if prop.type == "ENUM":
@@ -101,8 +105,8 @@ def _schema(struct: type) -> tuple[dict[str, Any], dict[str, Any]]:
             converters[prop.identifier] = _number_reader(prop.type, length)
         elif prop.type == "STRING":
             converters[prop.identifier] = _typed_reader(str)
-    defaults = {name: value for name, value in defaults_of(struct).items() if name in converters}
-    return defaults, converters
+    defaults = {name: value for name, value in _defaults(struct).items() if name in converters}
+    return type(f"{struct.identifier}Settings", (Settings,), defaults), converters
 
 
 def _enum_reader(identifiers: dict[int, str]) -> Any:

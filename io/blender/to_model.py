@@ -96,19 +96,22 @@ def filter_of(
 
 def placement_of(
     obj: bpy.types.Object, mesh_ref: Hashable | None, yup: bool,
-    bounds_cache: dict[int, Any] | None = None,
+    bounds_cache: dict[Hashable, Any] | None = None, props: Any = None,
 ) -> ShapePlacement | None:
-    """The object's shape in glTF space, with its offset; None without a usable shape."""
-    props = obj.gltf_physics
+    """The object's shape in glTF space, with its offset; None without a usable shape.
+
+    `props` may be a settings snapshot of `obj` (default: its live settings). With
+    `bounds_cache`, objects whose shape comes out the same share one placement."""
+    props = obj.gltf_physics if props is None else props
     kind = props.shape_type
     if kind in ("CONVEX", "TRIMESH"):
         if mesh_ref is None:
             return None
         return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
-    key = _fit_key(obj, props, kind, yup) if bounds_cache is not None else None
+    key = _placement_key(obj, props, kind, yup) if bounds_cache is not None else None
     if key is not None and key in bounds_cache:  # type: ignore[operator]
         return bounds_cache[key]  # type: ignore[index]
-    fit = dimensions_of(obj, kind, bounds_cache)
+    fit = dimensions_of(obj, kind, bounds_cache, props)
     shape = _analytic(kind, fit, yup, props.plane_double_sided)
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
@@ -119,18 +122,20 @@ def placement_of(
     return placement
 
 
-def _fit_key(
-    obj: bpy.types.Object, props: bpy.types.PropertyGroup, kind: str, yup: bool
-) -> tuple | None:
-    """A key shared by objects whose fitted shape is the same (same unmodified mesh)."""
-    if props.size_mode != "FIT" or obj.type != "MESH" or obj.modifiers \
-            or obj.data.shape_keys is not None:
+def _placement_key(obj: bpy.types.Object, props: Any, kind: str, yup: bool) -> tuple | None:
+    """A key shared by objects whose placed shape is the same: the same unmodified mesh
+    when fitted, the same numbers when custom."""
+    if props.size_mode == "CUSTOM":
+        return ("custom", kind, yup, props.plane_double_sided, tuple(props.box_size),
+                props.radius, props.height, props.radius_top, props.radius_bottom,
+                tuple(props.plane_size), tuple(props.shape_offset), tuple(props.shape_rotation))
+    if obj.type != "MESH" or obj.modifiers or obj.data.shape_keys is not None:
         return None
     return ("placement", obj.data.as_pointer(), kind, yup, props.plane_double_sided)
 
 
 def _shape_rotation(
-    props: bpy.types.PropertyGroup, kind: str, yup: bool
+    props: Any, kind: str, yup: bool
 ) -> tuple[float, float, float, float] | None:
     """The child-node rotation (glTF xyzw) an analytic shape needs, or None."""
     custom = Quaternion(props.shape_rotation) if props.size_mode == "CUSTOM" else Quaternion()
@@ -145,11 +150,13 @@ def _shape_rotation(
 
 
 def dimensions_of(
-    obj: bpy.types.Object, kind: str, bounds_cache: dict[int, Any] | None = None
+    obj: bpy.types.Object, kind: str, bounds_cache: dict[Hashable, Any] | None = None,
+    props: Any = None,
 ) -> Fit:
     """The analytic shape's dimensions and offset (object space): fitted or custom.
-    `bounds_cache` shares the bounds of objects that show the same unmodified mesh."""
-    props = obj.gltf_physics
+    `bounds_cache` shares the bounds of objects that show the same unmodified mesh; `props`
+    may be a settings snapshot of `obj`."""
+    props = obj.gltf_physics if props is None else props
     if props.size_mode == "FIT":
         bounds = local_bounds(obj, bounds_cache)
         if bounds is not None:

@@ -63,7 +63,7 @@ def encode_khr(
     nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
     encoded = Encoded()
     for ref, physics in scene.nodes.items():
-        payload = _encode_node(ref, physics, nodes)
+        payload = nodes.shared_payload(ref, physics, _encode_node)
         if payload:
             encoded.nodes[ref] = {BODIES_EXT: payload}
     if shapes.entries:

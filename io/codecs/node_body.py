@@ -182,6 +182,7 @@ class NodeEncoder:
     materials: Pool
     filters: Pool
     joints: Pool = field(default_factory=Pool)
+    written: dict[int, tuple[NodePhysics, dict[str, Any]]] = field(default_factory=dict)
 
     def collider(self, collider: Collider, where: str) -> dict[str, Any] | None:
         """A collider object, or None when it has no writable geometry (reported)."""
@@ -196,6 +197,25 @@ class NodeEncoder:
         if collider.filter is not None:
             written["collisionFilter"] = self.filters.add_value(collider.filter, encode_filter)
         return written
+
+    def shared_payload(
+        self, ref: Hashable, physics: NodePhysics,
+        encode: Callable[[Hashable, NodePhysics, NodeEncoder], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """`encode(ref, physics, self)`, written once for the nodes that share one `physics`
+        object and refer to no node (no joint, no compound trigger); a payload that reported
+        a problem is written again for each node, so each is reported."""
+        if physics.joint is not None or (physics.trigger is not None
+                                         and physics.trigger.shape is None):
+            return encode(ref, physics, self)
+        found = self.written.get(id(physics))
+        if found is not None and found[0] is physics:
+            return found[1]
+        issues_before = len(self.report.issues)
+        payload = encode(ref, physics, self)
+        if len(self.report.issues) == issues_before:
+            self.written[id(physics)] = (physics, payload)
+        return payload
 
     def trigger(self, trigger: Trigger, where: str) -> dict[str, Any] | None:
         """A trigger object: a shape with an optional filter, or compound member nodes."""

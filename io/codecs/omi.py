@@ -66,7 +66,7 @@ def encode_omi(
     nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
     encoded = Encoded()
     for ref, physics in scene.nodes.items():
-        payload = _encode_node(ref, physics, nodes)
+        payload = nodes.shared_payload(ref, physics, _encode_node)
         joint = None if physics.joint is None else nodes.joint(physics.joint, f"node {ref}")
         if joint is not None and payload:
             report.warn("joint-on-body", f"node {ref}",
