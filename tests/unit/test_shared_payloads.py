@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Equal node payloads are decoded once; problems are still reported for every node."""
+"""Equal node payloads are decoded once and shared physics is encoded once; problems are
+still reported for every node."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from gltf_physics.io.codecs import khr, registry
+from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView, NodeView
 from gltf_physics.io.json_read import freeze
+from gltf_physics.io.model import Collider, Motion, NodePhysics, PhysicsScene, Shape, Trigger
 
 
 def khr_view(payloads: list[Any]) -> DocumentView:
@@ -59,3 +61,24 @@ def test_triggers_and_joints_are_decoded_per_node():
         "geometry": {"shape": 0}}}]), Report())
     assert scene.nodes[0] is not scene.nodes[1]
     assert scene.nodes[0].trigger.nodes == (2,) and scene.nodes[1].trigger.nodes == (2,)
+
+
+@pytest.mark.parametrize("encode", [khr.encode_khr, omi.encode_omi])
+def test_nodes_sharing_physics_share_one_payload(encode):
+    shared = NodePhysics(Motion(kind="dynamic", mass=2.0), Collider(shape=Shape("sphere")))
+    scene = PhysicsScene(nodes={"a": shared, "b": shared,
+                                "c": NodePhysics(trigger=Trigger(nodes=("a",)))})
+    report = Report()
+    encoded = encode(scene, {"a": 0, "b": 1, "c": 2}.get, lambda _: None, report)
+    (name,) = encoded.nodes["a"]
+    assert encoded.nodes["a"][name] is encoded.nodes["b"][name]
+    assert encoded.nodes["a"][name]["motion"]["mass"] == 2
+    assert report.issues == []
+
+
+def test_a_shared_payload_with_a_problem_is_reported_for_each_node():
+    shared = NodePhysics(collider=Collider(shape=Shape("convex", mesh="missing")))
+    report = Report()
+    khr.encode_khr(PhysicsScene(nodes={"a": shared, "b": shared}), {"a": 0, "b": 1}.get,
+                   lambda _: None, report)
+    assert [issue.where for issue in report.issues] == ["node a", "node b"]
