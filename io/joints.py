@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from .axes import joint_axis_to_blender, joint_axis_to_gltf
@@ -90,13 +91,19 @@ def normalized(limits: Iterable[JointLimit]) -> tuple[CanonicalLimit, ...]:
     return tuple(sorted(set(entries)))
 
 
+@lru_cache(maxsize=4096)  # a level's joints mostly repeat a few settings
 def match_preset(limits: tuple[JointLimit, ...]) -> JointPreset | None:
     """The preset whose limits equal `limits` (Blender axes), or None for a custom joint."""
     target = normalized(limits)
     for candidate in _candidates(limits):
-        if normalized(preset_limits(candidate)) == target:
+        if _preset_normalized(candidate) == target:
             return candidate
     return None
+
+
+@lru_cache(maxsize=4096)
+def _preset_normalized(preset: JointPreset) -> tuple:
+    return normalized(preset_limits(preset))
 
 
 def _candidates(limits: tuple[JointLimit, ...]) -> Iterable[JointPreset]:
