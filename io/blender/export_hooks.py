@@ -182,9 +182,10 @@ class PhysicsExportExtension:
     # and the encoder writes each shared part once.
 
     def _motion(self, props: Any, yup: bool) -> Motion | None:
-        key = (props.motion_type, props.mass, props.center_of_mass_mode, props.center_of_mass,
-               props.inertia_mode, props.inertia_diagonal, props.inertia_orientation,
-               props.linear_velocity, props.angular_velocity, props.gravity_factor, yup)
+        key = ("motion", props.motion_type, props.mass, props.center_of_mass_mode,
+               props.center_of_mass, props.inertia_mode, props.inertia_diagonal,
+               props.inertia_orientation, props.linear_velocity, props.angular_velocity,
+               props.gravity_factor, yup)
         if key not in self.shared:
             self.shared[key] = motion_of(props, yup)
         return self.shared[key]
