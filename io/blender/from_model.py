@@ -2,6 +2,7 @@
 """The neutral model (glTF space) → object properties. Data API only, never bpy.ops."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
@@ -31,14 +32,33 @@ class _Recorder:
         self.writes[name] = value
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The values to write, and those of them that differ from the defaults."""
+
+    writes: dict[str, Any]
+    changed: dict[str, Any]
+
+    @staticmethod
+    def of(writes: dict[str, Any], defaults: dict[str, Any]) -> "_Plan":
+        return _Plan(writes, {name: value for name, value in writes.items()
+                              if defaults.get(name, _UNSET) != value})
+
+
 class PropertyWriter:
     """Writes decoded physics onto objects of one Blender scene."""
 
-    def __init__(self, scene: bpy.types.Scene, report: Report, yup: bool = True) -> None:
+    def __init__(
+        self, scene: bpy.types.Scene, report: Report, yup: bool = True,
+        objects_untouched: bool = False,
+    ) -> None:
+        """`objects_untouched`: every object written to still has its default settings
+        (true for the objects an import creates, unless the file's extras restored some)."""
         self.layers = scene.gltf_physics.layers
         self.report = report
         self.yup = yup
-        self._plans: dict[tuple[int, int | None], tuple[NodePhysics, dict[str, Any]]] = {}
+        self.objects_untouched = objects_untouched
+        self._plans: dict[tuple[int, int | None], tuple[NodePhysics, _Plan]] = {}
         self._side_effects = False
 
     def apply(
@@ -53,9 +73,10 @@ class PropertyWriter:
         recorder = _Recorder()
         self._side_effects = obj.type == "EMPTY"
         self._plan(recorder, obj, physics, own_mesh, make_proxy, make_child)
+        plan = _Plan.of(recorder.writes, defaults_of(type(obj.gltf_physics)))
         if not self._side_effects:
-            self._plans[key] = (physics, recorder.writes)  # physics kept: its id stays unique
-        self._flush(obj, recorder.writes)
+            self._plans[key] = (physics, plan)  # physics kept: its id stays unique
+        self._flush(obj, plan)
 
     def _plan(
         self, props: "_Recorder", obj: bpy.types.Object, physics: NodePhysics,
@@ -81,20 +102,15 @@ class PropertyWriter:
             child_props = _Recorder()
             self._shape(child_props, child, shape, None, make_proxy)
             self._holder(child_props, holder)
-            self._flush(child, child_props.writes)
+            self._flush(child, _Plan.of(child_props.writes, defaults_of(type(child.gltf_physics))))
 
-    def _flush(self, obj: bpy.types.Object, writes: dict[str, Any]) -> None:
-        """Set the recorded values; on an object still at its defaults, only those that
+    def _flush(self, obj: bpy.types.Object, plan: "_Plan") -> None:
+        """Set the planned values; on an object still at its defaults, only those that
         differ (every write costs an RNA update)."""
         props = obj.gltf_physics
-        if is_untouched(obj):
-            defaults = defaults_of(type(props))
-            for name, value in writes.items():
-                if defaults.get(name, _UNSET) != value:
-                    setattr(props, name, value)
-        else:
-            for name, value in writes.items():
-                setattr(props, name, value)
+        untouched = self.objects_untouched or is_untouched(obj)
+        for name, value in (plan.changed if untouched else plan.writes).items():
+            setattr(props, name, value)
 
     def _motion(self, props: bpy.types.PropertyGroup, motion: Motion | None) -> None:
         if motion is None:

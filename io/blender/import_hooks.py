@@ -26,6 +26,7 @@ from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
 from .from_model import PropertyWriter
 from .joint_bridge import body_of, reparent_keep_world, write_settings
+from .stored_settings import GROUP
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ class PhysicsImportExtension:
         if self.view is None or not (self.physics.nodes or self.vehicles.nodes):
             return
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
-        writer = PropertyWriter(scene, self.report)
+        writer = PropertyWriter(scene, self.report, objects_untouched=not _restores_settings(gltf))
         proxies: dict[int, bpy.types.Mesh | None] = {}
 
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
@@ -228,6 +229,15 @@ def _geometry_node_targets(view: DocumentView) -> set[int]:
             if isinstance(target, int) and not isinstance(target, bool):
                 targets.add(target)
     return targets
+
+
+def _restores_settings(gltf: Any) -> bool:
+    """True when node extras carry gltf_physics settings, which the glTF add-on of 4.2/4.5
+    copies onto the new objects before any hook runs."""
+    return any(
+        isinstance(node.extras, dict) and GROUP in node.extras
+        for node in gltf.data.nodes or []
+    )
 
 
 def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:

@@ -3,6 +3,7 @@
 object already has."""
 
 import importlib
+import json
 import random
 
 import bpy
@@ -81,3 +82,28 @@ def test_writer_overwrites_values_a_touched_object_had(clean_scene):
         assert obj.gltf_physics.motion_type == "DYNAMIC"
         assert obj.gltf_physics.mass == 1.0 and obj.gltf_physics.gravity_factor == 1.0
     assert stored.is_untouched(fresh) is False  # motion type differs from its default
+
+
+def test_import_replaces_settings_restored_from_extras(clean_scene, tmp_path):
+    """4.2/4.5 copy node extras named like our settings onto the new object before any hook:
+    the file's physics must still win (a default in the file included)."""
+    document = {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 1]}],
+        "extensionsUsed": ["KHR_implicit_shapes", "KHR_physics_rigid_bodies"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": [
+            {"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "nodes": [
+            {"name": "restored", "extras": {"gltf_physics": {"mass": 7.0, "gravity_factor": 0.5}},
+             "extensions": {"KHR_physics_rigid_bodies": {
+                 "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}},
+            {"name": "plain", "extensions": {"KHR_physics_rigid_bodies": {
+                "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}},
+        ],
+    }
+    path = tmp_path / "extras.gltf"
+    path.write_text(json.dumps(document))
+    h.import_file(path)
+    for name in ("restored", "plain"):
+        props = bpy.data.objects[name].gltf_physics
+        assert (props.motion_type, props.mass, props.gravity_factor) == ("DYNAMIC", 1.0, 1.0)
+        assert (props.shape_type, props.radius) == ("SPHERE", 0.5)
