@@ -24,9 +24,12 @@ def __getattr__(name: str) -> object:
 
 
 def register() -> None:
-    """Register properties, operators and panels, in that order."""
+    """Register properties, operators and panels, in that order, and load the glTF hooks
+    now rather than inside the first export or import."""
     for name in _SUBPACKAGES:
         import_module(name, __package__).register()
+    for module_name, _ in _HOOKS.values():
+        import_module(module_name, __package__)
 
 
 def unregister() -> None:
