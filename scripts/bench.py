@@ -98,7 +98,7 @@ FLOOR_RATIOS = (
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,2000,10000", help="body counts, comma separated")
-    parser.add_argument("--repeat", type=int, default=None, help="runs per phase (default 3)")
+    parser.add_argument("--repeat", type=int, default=None, help="runs per phase (default 5)")
     parser.add_argument("--quick", action="store_true", help="sizes 200,400, one run: a smoke test")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--profile", action="store_true",
@@ -109,7 +109,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.quick:
         args.sizes = "200,400"
     args.size_list = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
-    args.repeat = args.repeat or (1 if args.quick else 3)
+    args.repeat = args.repeat or (1 if args.quick else 5)
     return args
 
 
