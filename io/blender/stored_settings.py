@@ -19,9 +19,11 @@ def stored_group(owner: bpy.types.ID) -> Any | None:
     """The ID property group behind `owner.gltf_physics`, or None when nothing is stored."""
     system = getattr(owner, "bl_system_properties_get", None)
     if system is not None:  # 5.0+
-        group = system()
-        return None if group is None else group.get(GROUP)
-    return owner.get(GROUP)
+        container = system()
+        group = None if container is None else container.get(GROUP)
+    else:
+        group = owner.get(GROUP)
+    return group if hasattr(group, "to_dict") else None  # not a group: RNA reads defaults
 
 
 def is_untouched(owner: bpy.types.ID) -> bool:
