@@ -180,13 +180,16 @@ class PhysicsImportExtension:
         exported again as visible geometry.
         """
         assert self.view is not None
+        targets = _geometry_node_targets(self.view)
+        if not targets:
+            return
         in_scene: set[int] = set()
         for scene in gltf.data.scenes or []:
             for root in scene.nodes or []:
                 if isinstance(root, int) and 0 <= root < len(self.view.nodes):
                     in_scene.add(root)
                     in_scene.update(self.view.descendants(root))
-        for index in _geometry_node_targets(self.view) - in_scene:
+        for index in targets - in_scene:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
                 bpy.data.objects.remove(obj)
