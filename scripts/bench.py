@@ -17,7 +17,6 @@ import os
 import resource
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from convert import load_module  # scripts/ is sys.path[0]: bench.py always runs as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "out"
@@ -348,8 +349,9 @@ def peak_mb() -> float:
 
 
 def glb_extensions(path: str) -> set[str]:
-    """extensionsUsed of a GLB file."""
-    return set(json.loads(glb_json_text(path)).get("extensionsUsed", []))
+    """extensionsUsed of a glTF or GLB file."""
+    gltf, _binary = load_module("asset_files").read_asset(path)
+    return set(gltf.get("extensionsUsed", []))
 
 
 def build_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
@@ -393,21 +395,14 @@ class FloorExtension:
                                 *document.get("extensionsUsed", [])]
 
 
-def glb_json_text(path: str) -> str:
-    """The JSON chunk of a GLB file."""
-    with Path(path).open("rb") as handle:
-        handle.read(12)
-        length, _ = struct.unpack("<II", handle.read(8))
-        return handle.read(length).decode()
-
-
 def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
     import bpy
 
     if spec["physics"]:
         enable_addon(user)
     if spec.get("floor"):
-        FloorExtension.source = glb_json_text(spec["source"])
+        gltf, _binary = load_module("asset_files").read_asset(spec["source"])
+        FloorExtension.source = json.dumps(gltf)
         sys.modules[MODULE].glTF2ExportUserExtension = FloorExtension
     if spec["action"] == "export":
         bpy.ops.wm.open_mainfile(filepath=spec["blend"])
@@ -647,21 +642,9 @@ def hull_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
     import bpy
 
     bpy.ops.wm.read_homefile(use_empty=True)
-    hull = import_hull_module()
+    hull = load_module("blender.hull")
     objects = {"uv_sphere": uv_sphere_object(448, 224), "subdivided_monkey": monkey_object(4)}
     return {name: hull_figures(hull, obj, spec["repeat"]) for name, obj in objects.items()}
-
-
-def import_hull_module() -> Any:
-    """io/blender/hull.py, imported as part of a `gltf_physics` package without register()."""
-    import importlib
-    import types
-
-    if "gltf_physics" not in sys.modules:
-        package = types.ModuleType("gltf_physics")
-        package.__path__ = [str(ROOT)]
-        sys.modules["gltf_physics"] = package
-    return importlib.import_module("gltf_physics.io.blender.hull")
 
 
 def hull_figures(hull: Any, obj: Any, repeat: int) -> dict[str, Any]:

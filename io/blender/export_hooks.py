@@ -10,7 +10,7 @@ Flow (one instance per export):
   whole scene and the payloads are attached as plain dicts.
 """
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -181,37 +181,36 @@ class PhysicsExportExtension:
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.
 
+    def _share(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
     def _motion(self, props: Any, yup: bool) -> Motion | None:
         key = ("motion", props.motion_type, props.mass, props.center_of_mass_mode,
                props.center_of_mass, props.inertia_mode, props.inertia_diagonal,
                props.inertia_orientation, props.linear_velocity, props.angular_velocity,
                props.gravity_factor, yup)
-        if key not in self.shared:
-            self.shared[key] = motion_of(props, yup)
-        return self.shared[key]
+        return self._share(key, lambda: motion_of(props, yup))
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
         key = ("shape-part", props.shape_role, shape, props.use_material, props.static_friction,
                props.dynamic_friction, props.restitution, props.friction_combine,
                props.restitution_combine, props.use_filter, props.filter_layers,
                props.filter_mode, props.filter_targets)
-        if key not in self.shared:
+
+        def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)
             if props.shape_role == "TRIGGER":
-                part = NodePhysics(trigger=Trigger(shape=shape, filter=flt))
-            else:
-                part = NodePhysics(collider=Collider(shape=shape, material=material_of(props),
-                                                     filter=flt))
-            self.shared[key] = part
-        return self.shared[key]
+                return NodePhysics(trigger=Trigger(shape=shape, filter=flt))
+            return NodePhysics(collider=Collider(shape=shape, material=material_of(props),
+                                                 filter=flt))
+        return self._share(key, make)
 
     def _merged(self, motion: Motion | None, shape_part: NodePhysics | None) -> NodePhysics:
         key = ("body", id(motion), id(shape_part))  # both shared, or kept alive by the value
-        if key not in self.shared:
-            self.shared[key] = NodePhysics(
-                motion, shape_part and shape_part.collider, shape_part and shape_part.trigger
-            )
-        return self.shared[key]
+        return self._share(key, lambda: NodePhysics(
+            motion, shape_part and shape_part.collider, shape_part and shape_part.trigger))
 
     def _mesh_ref(self, node: Any, obj: bpy.types.Object, props: Any, yup: bool) -> Any:
         """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""

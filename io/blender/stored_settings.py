@@ -7,6 +7,7 @@ property. Blender 5.0 moved the group to `bl_system_properties_get()`; 4.2–4.5
 among the ID's own properties.
 """
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -39,19 +40,21 @@ def defaults_of(struct: type) -> dict[str, Any]:
     return _defaults(struct.bl_rna)
 
 
-def _defaults(rna_struct: Any) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _plain_properties(rna_struct: Any) -> Iterator[Any]:
+    """The properties holding plain values: no pointers, collections or enum flags."""
     for prop in rna_struct.properties:
         if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
             continue
-        if prop.type == "ENUM":
-            if not prop.is_enum_flag:
-                found[prop.identifier] = prop.default
-        elif getattr(prop, "is_array", False):
-            found[prop.identifier] = tuple(prop.default_array)
-        else:
-            found[prop.identifier] = prop.default
-    return found
+        if prop.type != "ENUM" or not prop.is_enum_flag:
+            yield prop
+
+
+def _defaults(rna_struct: Any) -> dict[str, Any]:
+    return {
+        prop.identifier: tuple(prop.default_array) if getattr(prop, "is_array", False)
+        else prop.default
+        for prop in _plain_properties(rna_struct)
+    }
 
 
 _FALLBACK = object()  # a stored value RNA would not read as such: ask RNA instead
@@ -95,20 +98,16 @@ def _schema(owner_type: type) -> tuple[type[Settings], dict[str, Any]]:
     converters of their stored values."""
     struct = owner_type.bl_rna.properties[GROUP].fixed_type
     converters: dict[str, Any] = {}
-    for prop in struct.properties:
-        if prop.identifier == "rna_type" or prop.type in ("POINTER", "COLLECTION"):
-            continue
+    for prop in _plain_properties(struct):
         if prop.type == "ENUM":
-            if not prop.is_enum_flag:
-                converters[prop.identifier] = _enum_reader(
-                    {item.value: item.identifier for item in prop.enum_items})
-        elif prop.type in ("BOOLEAN", "INT", "FLOAT"):
-            length = prop.array_length if getattr(prop, "is_array", False) else 0
-            converters[prop.identifier] = _number_reader(prop.type, length)
+            converters[prop.identifier] = _enum_reader(
+                {item.value: item.identifier for item in prop.enum_items})
         elif prop.type == "STRING":
             converters[prop.identifier] = _typed_reader(str)
-    defaults = {name: value for name, value in _defaults(struct).items() if name in converters}
-    return type(f"{struct.identifier}Settings", (Settings,), defaults), converters
+        else:  # BOOLEAN, INT, FLOAT
+            length = prop.array_length if getattr(prop, "is_array", False) else 0
+            converters[prop.identifier] = _number_reader(prop.type, length)
+    return type(f"{struct.identifier}Settings", (Settings,), _defaults(struct)), converters
 
 
 def _enum_reader(identifiers: dict[int, str]) -> Any:
