@@ -25,7 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from convert import load_module  # scripts/ is sys.path[0]: bench.py always runs as a script
+if __package__:  # imported as scripts.bench (the tests share its mesh builders)
+    from .convert import load_module
+else:  # run as a script: scripts/ is sys.path[0]
+    from convert import load_module
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "out"

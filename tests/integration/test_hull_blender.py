@@ -8,25 +8,9 @@ import pytest
 from gltf_physics.io import hull as pure_hull
 from gltf_physics.io.blender import hull
 
+from scripts.bench import uv_sphere_object
+
 SPHERE_VOLUME = 4 / 3 * np.pi
-
-
-def uv_sphere_object(name: str, segments: int = 448, rings: int = 224):
-    """A unit UV sphere (about 100,000 vertices at the defaults), built with numpy."""
-    theta = np.linspace(0, np.pi, rings + 1)[1:-1]
-    phi = np.linspace(0, 2 * np.pi, segments, endpoint=False)
-    t, p = np.meshgrid(theta, phi, indexing="ij")
-    ring_points = np.stack([np.sin(t) * np.cos(p), np.sin(t) * np.sin(p), np.cos(t)], axis=-1)
-    points = np.vstack([ring_points.reshape(-1, 3), [[0, 0, 1], [0, 0, -1]]])
-    grid = np.arange((rings - 1) * segments).reshape(rings - 1, segments)
-    nxt = np.roll(grid, -1, axis=1)
-    quads = np.stack([grid[:-1], grid[1:], nxt[1:], nxt[:-1]], axis=-1).reshape(-1, 4)
-    top, bottom = len(points) - 2, len(points) - 1
-    caps = [(top, grid[0, i], nxt[0, i]) for i in range(segments)]
-    caps += [(bottom, nxt[-1, i], grid[-1, i]) for i in range(segments)]
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(points.tolist(), [], quads.tolist() + caps)
-    return _link(name, mesh)
 
 
 def bmesh_object(name: str, build, *modifiers: str):
@@ -63,7 +47,7 @@ def rows(points) -> set[tuple[float, ...]]:
 
 @pytest.fixture
 def big_sphere(clean_scene):
-    return uv_sphere_object("Sphere")
+    return uv_sphere_object(448, 224)  # about 100,000 vertices
 
 
 def test_sphere_hull_points_lie_on_the_sphere(big_sphere):
