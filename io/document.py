@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Json = Any
@@ -26,6 +26,8 @@ class DocumentView:
     extensions: Mapping[str, Json]
     nodes: Sequence[NodeView]
     mesh_count: int
+    _users: dict[str, tuple[int, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, gltf: Mapping[str, Json]) -> DocumentView:
@@ -42,6 +44,17 @@ class DocumentView:
     def extension(self, name: str) -> Json:
         """A root extension's raw value (None when absent); check it with `JsonReader.obj`."""
         return self.extensions.get(name)
+
+    def __post_init__(self) -> None:
+        found: dict[str, list[int]] = {}
+        for index, node in enumerate(self.nodes):  # one pass serves every decoder's scan
+            for name in node.extensions:
+                found.setdefault(name, []).append(index)
+        self._users.update((name, tuple(indices)) for name, indices in found.items())
+
+    def users(self, name: str) -> tuple[int, ...]:
+        """Indices of the nodes whose extensions include `name`, ascending."""
+        return self._users.get(name, ())
 
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""

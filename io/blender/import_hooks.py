@@ -10,6 +10,7 @@ from typing import Any
 
 import bpy
 
+from ..codecs.khr import BODIES_EXT
 from ..codecs.registry import (
     HANDLED_EXTENSIONS,
     IGNORED_EXTENSIONS,
@@ -30,6 +31,7 @@ from .stored_settings import GROUP
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
+OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
 
 
 def document_view(gltf: Any) -> DocumentView:
@@ -39,7 +41,8 @@ def document_view(gltf: Any) -> DocumentView:
         NodeView(
             extensions=node.extensions if isinstance(node.extensions, dict) else {},
             mesh=node.mesh if isinstance(node.mesh, int) else None,
-            children=tuple(c for c in (node.children or []) if isinstance(c, int)),
+            children=tuple(c for c in node.children if isinstance(c, int))
+            if node.children else (),
         )
         for node in data.nodes or []
     ]
@@ -222,8 +225,8 @@ class PhysicsImportExtension:
 
 def _geometry_node_targets(view: DocumentView) -> set[int]:
     targets: set[int] = set()
-    for node in view.nodes:
-        payload = node.extensions.get("KHR_physics_rigid_bodies")
+    for index in view.users(BODIES_EXT):
+        payload = view.nodes[index].extensions[BODIES_EXT]
         if not isinstance(payload, dict):
             continue
         for part in (payload.get("collider"), payload.get("trigger")):
@@ -246,7 +249,7 @@ def _restores_settings(gltf: Any) -> bool:
 def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:
     vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
     obj = getattr(vnode, "blender_object", None)
-    return obj if isinstance(obj, bpy.types.Object) else None
+    return obj if isinstance(obj, OBJECT) else None
 
 
 def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | None:

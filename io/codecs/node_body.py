@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import Report
 from ..document import DocumentView
-from ..json_read import Json, JsonReader, freeze
+from ..json_read import Json, JsonReader, json_key
 from ..model import (
     Collider,
     CollisionFilter,
@@ -140,11 +140,9 @@ def decode_nodes(
 ) -> PhysicsScene:
     """Decode `extension` on every node that carries it."""
     scene = PhysicsScene()
-    decoded: dict[Hashable, NodePhysics | None] = {}  # clean results of node-independent payloads
-    for index, node in enumerate(view.nodes):
-        if extension not in node.extensions:
-            continue
-        payload = node.extensions[extension]
+    decoded: dict[str, NodePhysics | None] = {}  # clean results of node-independent payloads
+    for index in view.users(extension):
+        payload = view.nodes[index].extensions[extension]
         key = _reuse_key(payload)
         if key is not None and key in decoded:
             physics = decoded[key]
@@ -159,17 +157,15 @@ def decode_nodes(
     return scene
 
 
-def _reuse_key(payload: Json) -> Hashable | None:
+def _reuse_key(payload: Json) -> str | None:
     """A key under which an equal payload's clean decoding can be reused, or None when the
     payload refers to its own node (triggers and joints) or cannot be keyed."""
     if not isinstance(payload, dict) or "trigger" in payload or "joint" in payload:
         return None
     try:
-        key = freeze(payload)
-        hash(key)
-    except (TypeError, RecursionError):
+        return json_key(payload)
+    except RecursionError:
         return None
-    return key
 
 
 @dataclass(slots=True)

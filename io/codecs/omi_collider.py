@@ -39,9 +39,7 @@ class FlatCollider:
 
 def is_omi_collider(view: DocumentView) -> bool:
     """True when the document uses OMI_collider at the root or on any node."""
-    return COLLIDER_EXT in view.extensions or any(
-        COLLIDER_EXT in node.extensions for node in view.nodes
-    )
+    return COLLIDER_EXT in view.extensions or bool(view.users(COLLIDER_EXT))
 
 
 def decode_omi_collider(view: DocumentView, report: Report) -> PhysicsScene:
@@ -56,11 +54,9 @@ def decode_omi_collider(view: DocumentView, report: Report) -> PhysicsScene:
     colliders = _decode_colliders(view, read)
     parents = _parents(view)
     members: dict[int, list[int]] = {}
-    for index, node in enumerate(view.nodes):
-        if COLLIDER_EXT not in node.extensions:
-            continue
+    for index in view.users(COLLIDER_EXT):
         where = f"/nodes/{index}/extensions/{COLLIDER_EXT}"
-        flat = _node_collider(node.extensions[COLLIDER_EXT], where, read, colliders)
+        flat = _node_collider(view.nodes[index].extensions[COLLIDER_EXT], where, read, colliders)
         if flat is None:
             continue
         body = _governing_body(view, index, parents)
@@ -186,7 +182,7 @@ def _add_compound_triggers(
     view: DocumentView, scene: PhysicsScene, members: dict[int, list[int]], read: JsonReader
 ) -> None:
     """Each trigger body without its own shape becomes a compound over its trigger shapes."""
-    for index in range(len(view.nodes)):
+    for index in view.users(BODY_EXT):
         if not _is_trigger_body(view, index) or index in scene.nodes:
             continue
         if index in members:

@@ -38,8 +38,8 @@ def decode_type_revision(
     """Physics of every node in the legacy layout, upgraded to the current model."""
     body_type: dict[int, str | None] = {}
     out: dict[int, NodePhysics] = {}
-    for index, node in enumerate(view.nodes):
-        payload = node.extensions.get(body_ext)
+    for index in view.users(body_ext):
+        payload = view.nodes[index].extensions[body_ext]
         if is_type_revision(payload):
             _read_body(index, payload, f"/nodes/{index}/extensions/{body_ext}", read,
                        body_type, out)
@@ -70,13 +70,13 @@ def _read_node_shapes(
     body_type: dict[int, str | None], out: dict[int, NodePhysics],
 ) -> None:
     """Node-level shapes become colliders, or triggers (and compound members) of a trigger."""
+    if not view.users(shape_ext):
+        return
     parents = _parents(view)
     members: dict[int, list[int]] = {}
-    for index, node in enumerate(view.nodes):
-        if shape_ext not in node.extensions:
-            continue
+    for index in view.users(shape_ext):
         where = f"/nodes/{index}/extensions/{shape_ext}"
-        obj = read.obj(node.extensions[shape_ext], where)
+        obj = read.obj(view.nodes[index].extensions[shape_ext], where)
         shape_index = None if obj is None else read.index(obj, "shape", where, len(shapes))
         shape = None if shape_index is None else shapes[shape_index]
         if shape is None:

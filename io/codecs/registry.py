@@ -35,9 +35,9 @@ IGNORED_EXTENSIONS: Final = ("OMI_physics_gravity", "OMI_spawn_point")
 def report_ignored(view: DocumentView, report: Report) -> None:
     """One warning per ignored extension the document uses, at its first use."""
     for name in IGNORED_EXTENSIONS:
-        where = f"/extensions/{name}" if name in view.extensions else next(
-            (f"/nodes/{i}/extensions/{name}" for i, n in enumerate(view.nodes)
-             if name in n.extensions), None)
+        users = view.users(name)
+        where = f"/extensions/{name}" if name in view.extensions else (
+            f"/nodes/{users[0]}/extensions/{name}" if users else None)
         if where is not None:
             report.warn("extension-ignored", where,
                         f"{name} is not supported by gltf_physics: ignored")

@@ -349,19 +349,17 @@ def decode_vehicles(
     context = _Context(read, _detect_old_names(view, read), materials)
     pools = {part.ext: _decode_part_pool(view, part, context) for part in PARTS}
     scene = VehicleScene(old_names=context.old)
-    for index, node in enumerate(view.nodes):
-        if NODE_PART_EXTENSIONS.isdisjoint(node.extensions):
-            continue
-        found = _decode_node_parts(node.extensions, f"/nodes/{index}/extensions", pools, read)
+    for index in sorted({i for name in NODE_PART_EXTENSIONS for i in view.users(name)}):
+        found = _decode_node_parts(view.nodes[index].extensions, f"/nodes/{index}/extensions",
+                                   pools, read)
         if not found.is_empty():
             scene.nodes[index] = found
     seats = {index for index, found in scene.nodes.items() if found.seat is not None}
-    for index, node in enumerate(view.nodes):
-        if BODY_EXT in node.extensions:
-            body = _decode_body(view, index, seats, context, linear_dampeners_default)
-            if body is not None:
-                scene.nodes[index] = replace(scene.nodes.get(index, VehicleNode()),
-                                             vehicle_body=body)
+    for index in view.users(BODY_EXT):
+        body = _decode_body(view, index, seats, context, linear_dampeners_default)
+        if body is not None:
+            scene.nodes[index] = replace(scene.nodes.get(index, VehicleNode()),
+                                         vehicle_body=body)
     scene.nodes = dict(sorted(scene.nodes.items()))  # type: ignore[arg-type]
     _warn_orphan_parts(view, scene, read)
     return scene

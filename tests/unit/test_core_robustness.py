@@ -401,6 +401,17 @@ def test_descendants_is_bounded_on_a_long_chain() -> None:
     assert list(view.descendants(0)) == list(range(1, count))
 
 
+def test_users_lists_the_nodes_of_each_extension_in_order() -> None:
+    nodes = [
+        {"extensions": {omi.BODY_EXT: {}, khr.BODIES_EXT: {}}}, {}, "not a node",
+        {"extensions": "not an object"}, {"extensions": {khr.BODIES_EXT: None}},
+    ]
+    view = DocumentView.from_json({"nodes": nodes})
+    assert view.users(khr.BODIES_EXT) == (0, 4)
+    assert view.users(omi.BODY_EXT) == (0,)
+    assert view.users("EXT_unknown") == ()
+
+
 # -- JsonReader --------------------------------------------------------------------------------
 
 
