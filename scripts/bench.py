@@ -11,6 +11,7 @@ out/bench.json; exits 1 on a failed target only with `--strict`.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -426,7 +427,13 @@ def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
 
 
 def timed(call, profile_path: str | None) -> tuple[float, dict[str, Any] | None]:
-    """Seconds taken by `call()`, and a profile summary when a path is given."""
+    """Seconds taken by `call()`, and a profile summary when a path is given.
+
+    A full garbage collection first: every phase starts from the same collector state,
+    whatever its setup (enabling the add-on, opening the scene) left behind. Otherwise
+    where the collector's periodic full passes fall inside the call depends on that setup.
+    """
+    gc.collect()
     if profile_path is None:
         started = time.perf_counter()
         call()

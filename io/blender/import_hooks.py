@@ -6,6 +6,7 @@ importer abort the whole import, and a physics problem must never cost geometry.
 """
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import bpy
@@ -37,17 +38,32 @@ OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µ
 def document_view(gltf: Any) -> DocumentView:
     """A DocumentView of the importer's parsed document."""
     data = gltf.data
-    nodes = [
-        NodeView(
+    extensions = data.extensions if isinstance(data.extensions, dict) else {}
+    return DocumentView(extensions, ImporterNodes(data.nodes or []), len(data.meshes or []))
+
+
+class ImporterNodes(Sequence[NodeView]):
+    """The importer's nodes seen as NodeViews, each made when asked for. Views kept for the
+    whole import (one per node) would make the garbage collector run extra full passes."""
+
+    __slots__ = ("_nodes",)
+
+    def __init__(self, nodes: list[Any]) -> None:
+        self._nodes = nodes
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        node = self._nodes[index]
+        children = node.children
+        return NodeView(
             extensions=node.extensions if isinstance(node.extensions, dict) else {},
             mesh=node.mesh if isinstance(node.mesh, int) else None,
-            children=tuple(c for c in node.children if isinstance(c, int))
-            if node.children else (),
+            children=tuple(c for c in children if isinstance(c, int)) if children else (),
         )
-        for node in data.nodes or []
-    ]
-    extensions = data.extensions if isinstance(data.extensions, dict) else {}
-    return DocumentView(extensions, nodes, len(data.meshes or []))
 
 
 class PhysicsImportExtension:
@@ -225,8 +241,7 @@ class PhysicsImportExtension:
 
 def _geometry_node_targets(view: DocumentView) -> set[int]:
     targets: set[int] = set()
-    for index in view.users(BODIES_EXT):
-        payload = view.nodes[index].extensions[BODIES_EXT]
+    for _index, payload in view.used(BODIES_EXT):
         if not isinstance(payload, dict):
             continue
         for part in (payload.get("collider"), payload.get("trigger")):

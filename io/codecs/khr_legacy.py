@@ -38,7 +38,7 @@ def is_khr_2024(view: DocumentView) -> bool:
     naming `shape` instead of `geometry`."""
     if SHAPES_EXT in view.extensions:
         return True
-    return any(_names_shape(view.nodes[i].extensions[BODIES_EXT]) for i in view.users(BODIES_EXT))
+    return any(_names_shape(payload) for _index, payload in view.used(BODIES_EXT))
 
 
 def _names_shape(payload: Json) -> bool:

@@ -141,8 +141,7 @@ def decode_nodes(
     """Decode `extension` on every node that carries it."""
     scene = PhysicsScene()
     decoded: dict[str, NodePhysics | None] = {}  # clean results of node-independent payloads
-    for index in view.users(extension):
-        payload = view.nodes[index].extensions[extension]
+    for index, payload in view.used(extension):
         key = _reuse_key(payload)
         if key is not None and key in decoded:
             physics = decoded[key]

@@ -160,9 +160,9 @@ def _decode_joints(view: DocumentView, read: JsonReader, scene: PhysicsScene) ->
     root = read.obj(view.extension(JOINT_EXT), where_root) or {}
     settings = decode_pool(root, "physicsJoints", where_root, read, decode_settings)
     constraints = read.array(root, "constraints", where_root)
-    for index in view.users(JOINT_EXT):
+    for index, payload in view.used(JOINT_EXT):
         where = f"/nodes/{index}/extensions/{JOINT_EXT}"
-        obj = read.obj(view.nodes[index].extensions[JOINT_EXT], where)
+        obj = read.obj(payload, where)
         if obj is None:
             continue
         if is_legacy_node_joint(obj):

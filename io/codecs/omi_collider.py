@@ -54,9 +54,9 @@ def decode_omi_collider(view: DocumentView, report: Report) -> PhysicsScene:
     colliders = _decode_colliders(view, read)
     parents = _parents(view)
     members: dict[int, list[int]] = {}
-    for index in view.users(COLLIDER_EXT):
+    for index, payload in view.used(COLLIDER_EXT):
         where = f"/nodes/{index}/extensions/{COLLIDER_EXT}"
-        flat = _node_collider(view.nodes[index].extensions[COLLIDER_EXT], where, read, colliders)
+        flat = _node_collider(payload, where, read, colliders)
         if flat is None:
             continue
         body = _governing_body(view, index, parents)

@@ -38,8 +38,7 @@ def decode_type_revision(
     """Physics of every node in the legacy layout, upgraded to the current model."""
     body_type: dict[int, str | None] = {}
     out: dict[int, NodePhysics] = {}
-    for index in view.users(body_ext):
-        payload = view.nodes[index].extensions[body_ext]
+    for index, payload in view.used(body_ext):
         if is_type_revision(payload):
             _read_body(index, payload, f"/nodes/{index}/extensions/{body_ext}", read,
                        body_type, out)
@@ -74,9 +73,9 @@ def _read_node_shapes(
         return
     parents = _parents(view)
     members: dict[int, list[int]] = {}
-    for index in view.users(shape_ext):
+    for index, payload in view.used(shape_ext):
         where = f"/nodes/{index}/extensions/{shape_ext}"
-        obj = read.obj(view.nodes[index].extensions[shape_ext], where)
+        obj = read.obj(payload, where)
         shape_index = None if obj is None else read.index(obj, "shape", where, len(shapes))
         shape = None if shape_index is None else shapes[shape_index]
         if shape is None:
