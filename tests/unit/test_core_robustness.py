@@ -401,7 +401,7 @@ def test_descendants_is_bounded_on_a_long_chain() -> None:
     assert list(view.descendants(0)) == list(range(1, count))
 
 
-def test_users_lists_the_nodes_of_each_extension_in_order() -> None:
+def test_users_and_used_list_the_nodes_of_each_extension_in_order() -> None:
     nodes = [
         {"extensions": {omi.BODY_EXT: {}, khr.BODIES_EXT: {}}}, {}, "not a node",
         {"extensions": "not an object"}, {"extensions": {khr.BODIES_EXT: None}},
@@ -410,6 +410,8 @@ def test_users_lists_the_nodes_of_each_extension_in_order() -> None:
     assert view.users(khr.BODIES_EXT) == (0, 4)
     assert view.users(omi.BODY_EXT) == (0,)
     assert view.users("EXT_unknown") == ()
+    assert list(view.used(khr.BODIES_EXT)) == [(0, {}), (4, None)]
+    assert list(view.used("EXT_unknown")) == []
 
 
 # -- JsonReader --------------------------------------------------------------------------------
