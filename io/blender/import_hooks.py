@@ -61,9 +61,14 @@ class ImporterNodes(Sequence[NodeView]):
         children = node.children
         return NodeView(
             extensions=node.extensions if isinstance(node.extensions, dict) else {},
-            mesh=node.mesh if isinstance(node.mesh, int) else None,
+            mesh=self.mesh(index),
             children=tuple(c for c in children if isinstance(c, int)) if children else (),
         )
+
+    def mesh(self, index: int) -> int | None:
+        """Node `index`'s mesh index, without making its whole view."""
+        mesh = self._nodes[index].mesh
+        return mesh if isinstance(mesh, int) else None
 
 
 class PhysicsImportExtension:
@@ -123,13 +128,14 @@ class PhysicsImportExtension:
             proxy.gltf_physics.collision_only = True
             return proxy
 
+        nodes = ImporterNodes(gltf.data.nodes or [])
         for index, physics in self.physics.nodes.items():
             obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "node has no object; skipped")
                 continue
             writer.apply(
-                obj, physics, self.view.nodes[index].mesh, make_proxy,
+                obj, physics, nodes.mesh(index), make_proxy,
                 lambda owner, name: _child(owner, name, None),
             )
         self._mark_compound_members(gltf)

@@ -42,11 +42,12 @@ def is_khr_2024(view: DocumentView) -> bool:
 
 
 def _names_shape(payload: Json) -> bool:
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):  # dict: no ABC check
         return False
     for key in ("collider", "trigger"):
         obj = payload.get(key)
-        if isinstance(obj, Mapping) and "shape" in obj and "geometry" not in obj:
+        if obj is not None and (type(obj) is dict or isinstance(obj, Mapping)) \
+                and "shape" in obj and "geometry" not in obj:
             return True
     return False
 
