@@ -5,9 +5,9 @@ import bmesh
 import bpy
 import numpy as np
 import pytest
+
 from gltf_physics.io import hull as pure_hull
 from gltf_physics.io.blender import hull
-
 from scripts.bench import uv_sphere_object
 
 SPHERE_VOLUME = 4 / 3 * np.pi

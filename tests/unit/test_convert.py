@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from gltf_physics.io.asset_files import copy_resources, read_asset, write_asset
 from gltf_physics.io.codecs.registry import (
     HANDLED_EXTENSIONS,
@@ -27,7 +28,6 @@ from gltf_physics.io.codecs.registry import (
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
-
 from tests.conftest import CORPUS, ROOT, SHARED
 from tests.support import gltf_validator
 from tests.support.schemas import PhysicsSchemaValidator

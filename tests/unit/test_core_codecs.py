@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import pytest
+
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.codecs.common import Encoded
 from gltf_physics.io.diagnostics import Report
@@ -22,7 +23,6 @@ from gltf_physics.io.model import (
     Shape,
     Trigger,
 )
-
 from tests.conftest import SHARED
 from tests.support.schemas import PhysicsSchemaValidator
 

@@ -12,6 +12,9 @@ from collections.abc import Hashable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.codecs.common import Encoded
 from gltf_physics.io.diagnostics import Report
@@ -37,9 +40,6 @@ from gltf_physics.io.model import (
     Trigger,
 )
 from gltf_physics.io.numbers import canon
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import SHARED
 from tests.support.schemas import PhysicsSchemaValidator
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from gltf_physics.io import axes, json_read
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.diagnostics import Issue, Report

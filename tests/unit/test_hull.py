@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gltf_physics.io import hull
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from gltf_physics.io import hull
 
 SETTINGS = settings(max_examples=80, deadline=None, database=None)
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=float)

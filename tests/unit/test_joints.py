@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.codecs.joints import encode_settings
 from gltf_physics.io.diagnostics import Report
@@ -30,7 +31,6 @@ from gltf_physics.io.model import (
     NodePhysics,
     PhysicsScene,
 )
-
 from tests.conftest import CORPUS, SHARED
 from tests.support.schemas import PhysicsSchemaValidator, load_gltf
 

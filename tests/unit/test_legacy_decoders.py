@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gltf_physics.io.codecs import khr, omi
 from gltf_physics.io.codecs.common import MIN_EXTENT
 from gltf_physics.io.codecs.khr_legacy import SHAPES_EXT, decode_khr_2024, is_khr_2024
@@ -29,9 +32,6 @@ from gltf_physics.io.model import (
     Shape,
     Trigger,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import CORPUS, SHARED
 from tests.support.schemas import load_gltf
 

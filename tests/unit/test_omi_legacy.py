@@ -7,11 +7,11 @@ import math
 from typing import Any
 
 import pytest
+
 from gltf_physics.io.codecs import registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.model import Collider, Motion, NodePhysics, PhysicsScene, Shape, Trigger
-
 from tests.conftest import CORPUS
 
 BODY, SHAPE = "OMI_physics_body", "OMI_physics_shape"

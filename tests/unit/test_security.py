@@ -10,7 +10,6 @@ from gltf_physics.io.codecs import registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.json_read import MAX_LIST
-
 from tests.conftest import ROOT
 
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__"}

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView, NodeView

@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gltf_physics.io.codecs import vehicles
 from gltf_physics.io.codecs.common import encode_material
 from gltf_physics.io.codecs.vehicles import (
@@ -37,9 +40,6 @@ from gltf_physics.io.vehicle_model import (
     VehicleScene,
     Wheel,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import CORPUS, SHARED
 from tests.support.schemas import PhysicsSchemaValidator, load_gltf
 
