@@ -108,6 +108,19 @@ def hull_volume(points: np.ndarray) -> float:
     return builder.volume()
 
 
+def hull_triangles(points: np.ndarray) -> np.ndarray:
+    """The convex hull's faces as an (n, 3, 3) array of outward-wound triangles (empty for
+    flat or tiny inputs)."""
+    data = _validated(points)
+    candidates = data[discard_interior(data)] if len(data) >= 4 else data
+    builder = _HullBuilder.start(candidates, extreme_points(candidates, SEED_DIRECTIONS))
+    if builder is None:
+        return np.empty((0, 3, 3))
+    builder.finish()
+    corners = np.array(list(builder.faces.values()), dtype=np.intp).reshape(-1, 3)
+    return candidates[corners].astype(np.float64)
+
+
 def discard_interior(points: np.ndarray, directions: int = PREFILTER_DIRECTIONS) -> np.ndarray:
     """Indices of the points not strictly inside the hull of extreme points (exact).
 

@@ -8,6 +8,7 @@ bridge translates it to and from object properties. Node and mesh references are
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -31,6 +32,7 @@ AXIS_KINDS: tuple[AxisKind, ...] = ("linear", "angular")
 DRIVE_MODES: tuple[DriveMode, ...] = ("force", "acceleration")
 
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
+INFINITE = math.inf
 IDENTITY: Quat = (0.0, 0.0, 0.0, 1.0)
 
 
@@ -56,13 +58,14 @@ class Shape:
 
 @dataclass(frozen=True, slots=True)
 class PhysicsMaterial:
-    """Friction and restitution with their combine modes."""
+    """Friction and restitution with their combine modes; a combine mode of None is left to
+    the engine (KHR gives no default; OMI's is average)."""
 
     static_friction: float = 0.6
     dynamic_friction: float = 0.6
     restitution: float = 0.0
-    friction_combine: Combine = "average"
-    restitution_combine: Combine = "average"
+    friction_combine: Combine | None = "average"
+    restitution_combine: Combine | None = "average"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,14 @@ class CollisionFilter:
 
 @dataclass(frozen=True, slots=True)
 class Motion:
-    """Rigid body motion. None for mass, centre of mass or inertia means "computed"."""
+    """Rigid body motion, meaning what it means to an engine whatever the family.
+
+    None for mass, centre of mass or inertia means "computed by the engine from the
+    colliders". `mass` math.inf is an infinite mass (forces and contacts do not move the body);
+    an `inertia_diagonal` component math.inf is an infinite moment about that principal axis
+    (rotation about it locked). A file's own defaults are resolved by its decoder (an OMI
+    body without `centerOfMass` has it at the origin, so it reads as (0, 0, 0)).
+    """
 
     kind: MotionKind = "dynamic"
     mass: float | None = 1.0

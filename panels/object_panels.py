@@ -65,7 +65,9 @@ class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
         props = context.object.gltf_physics
         layout = self.layout
         layout.use_property_split = True
-        layout.prop(props, "mass")
+        layout.prop(props, "mass_mode")
+        if props.mass_mode == "VALUE":
+            layout.prop(props, "mass")
         layout.prop(props, "center_of_mass_mode")
         if props.center_of_mass_mode == "CUSTOM":
             layout.prop(props, "center_of_mass")
@@ -73,6 +75,7 @@ class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
         if props.inertia_mode == "CUSTOM":
             layout.prop(props, "inertia_diagonal")
             layout.prop(props, "inertia_orientation")
+        layout.prop(props, "lock_rotation", toggle=True)
         layout.prop(props, "linear_velocity")
         layout.prop(props, "angular_velocity")
         layout.prop(props, "gravity_factor")

@@ -28,6 +28,7 @@ from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .joint_bridge import body_of, settings_of
+from .mass_bridge import BodyMass
 from .stored_settings import snapshot
 from .to_model import filter_of, material_of, motion_of, placement_of
 from .vehicle_bridge import has_vehicle_data, vehicle_node_of
@@ -88,6 +89,7 @@ class PhysicsExportExtension:
         self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
         self.yup = True
         self.report = Report()
+        self.body_mass: BodyMass | None = None
 
     # -- tree and node hooks ------------------------------------------------------------
 
@@ -149,6 +151,8 @@ class PhysicsExportExtension:
             self.report.warn("static-in-moving-body", obj.name,
                              "a static body under a moving body is written as kinematic")
             motion = replace(motion, kind="kinematic")
+        if motion is not None:
+            motion = self._resolved(motion, obj)
         shape_part = None
         shape_node = node
         if props.shape_type != "NONE":
@@ -188,11 +192,21 @@ class PhysicsExportExtension:
         return self.shared[key]
 
     def _motion(self, props: Any, yup: bool) -> Motion | None:
-        key = ("motion", props.motion_type, props.mass, props.center_of_mass_mode,
-               props.center_of_mass, props.inertia_mode, props.inertia_diagonal,
-               props.inertia_orientation, props.linear_velocity, props.angular_velocity,
-               props.gravity_factor, yup)
+        key = ("motion", props.motion_type, props.mass_mode, props.mass,
+               props.center_of_mass_mode, props.center_of_mass, props.inertia_mode,
+               props.inertia_diagonal, props.inertia_orientation, props.lock_rotation,
+               props.linear_velocity, props.angular_velocity, props.gravity_factor, yup)
         return self._share(key, lambda: motion_of(props, yup))
+
+    def _resolved(self, motion: Motion, obj: bpy.types.Object) -> Motion:
+        """The motion with what the format cannot leave to the engine computed (shared)."""
+        if self.body_mass is None:
+            self.body_mass = BodyMass(self.yup, self.report)
+        resolved = self.body_mass.resolve(motion, obj, self.format)
+        if resolved is motion:
+            return motion
+        key = ("resolved", id(motion), resolved.center_of_mass, resolved.inertia_diagonal)
+        return self._share(key, lambda: resolved)
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
         key = ("shape-part", props.shape_role, shape, props.use_material, props.static_friction,

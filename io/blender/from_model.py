@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The neutral model (glTF space) → object properties. Data API only, never bpy.ops."""
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +11,7 @@ import bpy
 from .. import axes
 from ..diagnostics import Report
 from ..model import Collider, CollisionFilter, Motion, NodePhysics, PhysicsMaterial, Shape, Trigger
-from .properties import MAX_LAYERS
+from .properties import ENGINE_COMBINE, MAX_LAYERS
 from .stored_settings import defaults_of, is_untouched
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
@@ -118,14 +119,17 @@ class PropertyWriter:
             return
         yup = self.yup
         props.motion_type = motion.kind.upper()
-        props.mass = motion.mass if motion.mass is not None and motion.mass > 0 else 1.0
+        mass = motion.mass
+        props.mass_mode = "AUTO" if mass is None else "INFINITE" if math.isinf(mass) else "VALUE"
+        props.mass = mass if mass is not None and 0 < mass < math.inf else 1.0
         props.center_of_mass_mode = "AUTO" if motion.center_of_mass is None else "CUSTOM"
         props.center_of_mass = axes.vector_to_blender(motion.center_of_mass or (0, 0, 0), yup)
         props.inertia_mode = "AUTO" if motion.inertia_diagonal is None else "CUSTOM"
+        diagonal = axes.extent_swap(motion.inertia_diagonal or (1.0, 1.0, 1.0), yup)
+        props.lock_rotation = tuple(math.isinf(d) for d in diagonal)
         if motion.inertia_diagonal is not None:
-            props.inertia_diagonal = axes.extent_swap(
-                tuple(max(d, 1e-6) for d in motion.inertia_diagonal), yup
-            )
+            props.inertia_diagonal = tuple(1.0 if math.isinf(d) else max(d, 1e-6)
+                                           for d in diagonal)
         props.inertia_orientation = axes.quat_to_blender(motion.inertia_orientation, yup)
         props.linear_velocity = axes.vector_to_blender(motion.linear_velocity, yup)
         props.angular_velocity = axes.vector_to_blender(motion.angular_velocity, yup)
@@ -179,8 +183,8 @@ class PropertyWriter:
         props.static_friction = material.static_friction
         props.dynamic_friction = material.dynamic_friction
         props.restitution = material.restitution
-        props.friction_combine = material.friction_combine
-        props.restitution_combine = material.restitution_combine
+        props.friction_combine = material.friction_combine or ENGINE_COMBINE
+        props.restitution_combine = material.restitution_combine or ENGINE_COMBINE
 
     def _filter(self, props: bpy.types.PropertyGroup, flt: CollisionFilter | None) -> None:
         props.use_filter = flt is not None

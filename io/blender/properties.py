@@ -42,6 +42,16 @@ COMBINE_ITEMS = (
     ("minimum", "Minimum", "Use the smaller value"),
     ("maximum", "Maximum", "Use the larger value"),
     ("multiply", "Multiply", "Multiply the two values"),
+    ("engine", "Default (Engine)", "Left to the engine (KHR: not written; OMI has no such "
+     "choice and means Average)"),
+)
+#: The combine item that is not a mode of the file: the engine chooses.
+ENGINE_COMBINE = "engine"
+MASS_MODE_ITEMS = (
+    ("VALUE", "Value", "The mass below"),
+    ("AUTO", "Auto", "Computed by the engine from the colliders (KHR only; OMI writes 1 kg)"),
+    ("INFINITE", "Infinite", "Forces and contacts never move the body, though it may still "
+     "turn (KHR only; OMI writes a kinematic body)"),
 )
 
 
@@ -184,6 +194,9 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     """Per-object rigid body, shape, material and filter settings."""
 
     motion_type: EnumProperty(name="Motion", description="How the body moves", items=MOTION_ITEMS)
+    mass_mode: EnumProperty(
+        name="Mass", description="Where the body's mass comes from", items=MASS_MODE_ITEMS,
+    )
     mass: FloatProperty(
         name="Mass", description="Mass of the body in kilograms", default=1.0, min=0.001,
         soft_max=10000.0, unit="MASS",
@@ -210,6 +223,11 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
         name="Inertia Orientation",
         description="Rotation from the principal axes to object space (quaternion w, x, y, z)",
         size=4, subtype="QUATERNION", default=(1.0, 0.0, 0.0, 0.0),
+    )
+    lock_rotation: BoolVectorProperty(
+        name="Lock Rotation", description="Infinite moment of inertia about these axes: the "
+        "body never turns about them (the principal axes with custom inertia, else object "
+        "axes; KHR only, OMI writes a large moment)", size=3, subtype="XYZ",
     )
     linear_velocity: FloatVectorProperty(
         name="Linear Velocity", description="Initial velocity in object space (m/s)", size=3,

@@ -9,8 +9,9 @@ import bpy
 from mathutils import Quaternion
 
 from .. import axes
-from ..model import ZERO3, CollisionFilter, Motion, PhysicsMaterial, Shape
+from ..model import INFINITE, ZERO3, CollisionFilter, Motion, PhysicsMaterial, Shape
 from .fitting import Fit, fit_shape, local_bounds
+from .properties import ENGINE_COMBINE
 
 OFFSET_EPSILON = 1e-6
 ROTATION_EPSILON = 1e-6
@@ -42,12 +43,13 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
     linear, angular = props.linear_velocity[:], props.angular_velocity[:]
     return Motion(
         kind=props.motion_type.lower(),
-        mass=props.mass,
+        mass=mass_of(props),
         center_of_mass=(
             axes.vector_to_gltf(tuple(props.center_of_mass), yup) if custom_com else None
         ),
         inertia_diagonal=(
-            axes.extent_swap(tuple(props.inertia_diagonal), yup) if custom_inertia else None
+            axes.extent_swap(locked(props.inertia_diagonal, props.lock_rotation), yup)
+            if custom_inertia else None
         ),
         inertia_orientation=(
             axes.quat_to_gltf(tuple(props.inertia_orientation), yup)
@@ -59,6 +61,18 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
     )
 
 
+def mass_of(props: bpy.types.PropertyGroup) -> float | None:
+    """The body's mass: a value, None (computed by the engine) or infinite."""
+    if props.mass_mode == "AUTO":
+        return None
+    return INFINITE if props.mass_mode == "INFINITE" else props.mass
+
+
+def locked(values: Any, locks: Any) -> tuple[float, float, float]:
+    """Per-axis values with the locked axes made infinite."""
+    return tuple(INFINITE if lock else v for v, lock in zip(values, locks, strict=True))
+
+
 def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
     """The shape's physics material, or None for the engine default."""
     if not props.use_material:
@@ -67,9 +81,13 @@ def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
         static_friction=props.static_friction,
         dynamic_friction=props.dynamic_friction,
         restitution=props.restitution,
-        friction_combine=props.friction_combine,
-        restitution_combine=props.restitution_combine,
+        friction_combine=_combine(props.friction_combine),
+        restitution_combine=_combine(props.restitution_combine),
     )
+
+
+def _combine(item: str) -> str | None:
+    return None if item == ENGINE_COMBINE else item
 
 
 def filter_of(

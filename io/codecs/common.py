@@ -12,13 +12,13 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..diagnostics import Report
 from ..json_read import Json, JsonReader
 from ..model import (
     COMBINE_MODES,
     IDENTITY,
     ZERO3,
     CollisionFilter,
+    Combine,
     Motion,
     PhysicsMaterial,
     Shape,
@@ -181,32 +181,47 @@ def _decode_round(
 
 
 def encode_material(material: PhysicsMaterial) -> dict[str, Any]:
-    """A physics material with every field explicit."""
-    return {
+    """A physics material with every field explicit, except combine modes left to the engine."""
+    out: dict[str, Any] = {
         "staticFriction": canon(material.static_friction),
         "dynamicFriction": canon(material.dynamic_friction),
         "restitution": canon(material.restitution),
-        "frictionCombine": material.friction_combine,
-        "restitutionCombine": material.restitution_combine,
     }
+    if material.friction_combine is not None:
+        out["frictionCombine"] = material.friction_combine
+    if material.restitution_combine is not None:
+        out["restitutionCombine"] = material.restitution_combine
+    return out
 
 
-def decode_material(value: Json, where: str, read: JsonReader) -> PhysicsMaterial | None:
-    """A physics material, or None when the entry is not an object."""
-    obj = read.obj(value, where)
-    if obj is None:
-        return None
-    return PhysicsMaterial(
-        static_friction=read.number(obj, "staticFriction", where, 0.6, minimum=0.0),
-        dynamic_friction=read.number(obj, "dynamicFriction", where, 0.6, minimum=0.0),
-        restitution=read.number(obj, "restitution", where, 0.0, minimum=0.0),
-        friction_combine=read.choice(  # type: ignore[arg-type]
-            obj, "frictionCombine", where, COMBINE_MODES, "average"
-        ),
-        restitution_combine=read.choice(  # type: ignore[arg-type]
-            obj, "restitutionCombine", where, COMBINE_MODES, "average"
-        ),
-    )
+def material_decoder(
+    combine_default: Combine | None,
+) -> Callable[[Json, str, JsonReader], PhysicsMaterial | None]:
+    """A physics material reader for a family whose absent combine modes mean
+    `combine_default` (OMI: average; KHR: None, left to the engine)."""
+
+    def decode(value: Json, where: str, read: JsonReader) -> PhysicsMaterial | None:
+        obj = read.obj(value, where)
+        if obj is None:
+            return None
+        return PhysicsMaterial(
+            static_friction=read.number(obj, "staticFriction", where, 0.6, minimum=0.0),
+            dynamic_friction=read.number(obj, "dynamicFriction", where, 0.6, minimum=0.0),
+            restitution=read.number(obj, "restitution", where, 0.0, minimum=0.0),
+            friction_combine=_combine(obj, "frictionCombine", where, read, combine_default),
+            restitution_combine=_combine(obj, "restitutionCombine", where, read,
+                                         combine_default),
+        )
+
+    return decode
+
+
+def _combine(
+    obj: Mapping[str, Json], key: str, where: str, read: JsonReader, default: Combine | None
+) -> Combine | None:
+    if key not in obj:
+        return default
+    return read.choice(obj, key, where, COMBINE_MODES, default)  # type: ignore[return-value]
 
 
 def encode_filter(flt: CollisionFilter) -> dict[str, Any]:
@@ -246,20 +261,8 @@ def decode_pool(
 # -- motion fields shared by both formats ---------------------------------------------------
 
 
-def encode_motion_fields(motion: Motion, out: dict[str, Any], report: Report, where: str) -> None:
-    """Mass, centre of mass, inertia, velocities and gravity factor into `out`."""
-    mass = motion.mass if motion.mass is not None and motion.mass > 0 else 1.0
-    if motion.mass is None or motion.mass <= 0:
-        report.warn("mass-defaulted", where, "mass must be > 0; wrote 1 kg")
-    out["mass"] = canon(mass)
-    if motion.center_of_mass is not None:
-        out["centerOfMass"] = canon_list(motion.center_of_mass)
-    diagonal = motion.inertia_diagonal
-    if diagonal is not None and all(d > 0 for d in diagonal):
-        out["inertiaDiagonal"] = canon_list(diagonal)
-        out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
-    elif diagonal is not None and any(d > 0 for d in diagonal):
-        report.warn("inertia-partial", where, "inertia with a 0 component omitted (auto)")
+def encode_motion_fields(motion: Motion, out: dict[str, Any]) -> None:
+    """The motion fields OMI and KHR spell alike (velocities, gravity factor) into `out`."""
     if motion.linear_velocity != ZERO3:
         out["linearVelocity"] = canon_list(motion.linear_velocity)
     if motion.angular_velocity != ZERO3:
@@ -269,7 +272,8 @@ def encode_motion_fields(motion: Motion, out: dict[str, Any], report: Report, wh
 
 
 def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) -> dict[str, Any]:
-    """The shared motion fields as `Motion` keyword arguments."""
+    """The motion fields as `Motion` keyword arguments, as written: a family's decoder then
+    resolves what its absent values and zeros mean."""
     fields: dict[str, Any] = {
         "mass": read.opt_number(obj, "mass", where, minimum=0.0),
         "center_of_mass": read.vector(obj, "centerOfMass", where, 3),
@@ -287,6 +291,4 @@ def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) 
         fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3, minimum=0.0)
         orientation = read.vector(obj, "inertiaOrientation", where, 4)
         fields["inertia_orientation"] = orientation or IDENTITY
-    if fields["inertia_diagonal"] is not None and not any(fields["inertia_diagonal"]):
-        fields["inertia_diagonal"] = None  # all zeros means "computed"
     return fields

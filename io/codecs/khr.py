@@ -7,13 +7,15 @@ Spec: ../shared/specs/khr/. Writes `geometry.mesh` (2026-01) or, on request, `ge
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from typing import Any, Final, Literal
 
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import Motion, NodePhysics, PhysicsScene, Shape
+from ..model import INFINITE, Motion, NodePhysics, PhysicsScene, Shape
+from ..numbers import canon, canon_list
 from .common import (
     KHR_DEFAULTS,
     Encoded,
@@ -21,11 +23,11 @@ from .common import (
     ResolveRef,
     decode_analytic,
     decode_filter,
-    decode_material,
     decode_motion_fields,
     decode_pool,
     encode_analytic,
     encode_motion_fields,
+    material_decoder,
 )
 from .joints import decode_settings
 from .node_body import NodeEncoder, Pools, decode_nodes
@@ -34,6 +36,8 @@ SHAPES_EXT: Final = "KHR_implicit_shapes"
 BODIES_EXT: Final = "KHR_physics_rigid_bodies"
 KHR_SHAPE_TYPES: Final = ("box", "sphere", "capsule", "cylinder", "plane")
 GeometryForm = Literal["mesh", "node"]
+#: KHR gives combine modes no default: absent ones are left to the engine.
+DECODE_MATERIAL: Final = material_decoder(None)
 
 
 def encode_khr(
@@ -80,7 +84,8 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         written: dict[str, Any] = {}
         if motion.kind == "kinematic":
             written["isKinematic"] = True
-        encode_motion_fields(motion, written, nodes.report, where)
+        _encode_mass_fields(motion, written)
+        encode_motion_fields(motion, written)
         payload["motion"] = written
     nodes.shapes_into(physics, where, payload)
     if physics.joint is not None:
@@ -102,7 +107,7 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
     where_body = f"/extensions/{BODIES_EXT}"
     body_ext = read.obj(view.extension(BODIES_EXT), where_body)
     pools = Pools(
-        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
+        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, DECODE_MATERIAL),
         filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
         joints=decode_pool(body_ext, "physicsJoints", where_body, read, decode_settings),
     )
@@ -115,19 +120,28 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
     )
 
 
+def _encode_mass_fields(motion: Motion, out: dict[str, Any]) -> None:
+    """Mass, centre of mass and inertia: absent is computed, 0 is infinite."""
+    if motion.mass is not None:
+        out["mass"] = 0.0 if math.isinf(motion.mass) else canon(motion.mass)
+    if motion.center_of_mass is not None:
+        out["centerOfMass"] = canon_list(motion.center_of_mass)
+    if motion.inertia_diagonal is not None:
+        out["inertiaDiagonal"] = [0.0 if math.isinf(d) else canon(d)
+                                  for d in motion.inertia_diagonal]
+        out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
+
+
 def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
-    """KHR motion: dynamic, or kinematic with `isKinematic` (or mass 0, reported)."""
+    """KHR motion: dynamic, or kinematic with `isKinematic`; mass and inertia components of 0
+    are infinite, absent ones computed by the engine."""
     fields = decode_motion_fields(obj, where, read)
     kinematic = read.boolean(obj, "isKinematic", where, False)
     if fields["mass"] == 0.0:
-        read.report.warn("infinite-mass", where, "mass 0 (infinite) read as kinematic")
-        kinematic, fields["mass"] = True, None
-    diagonal = obj.get("inertiaDiagonal")
-    if isinstance(diagonal, list) and len(diagonal) == 3 and 0 in diagonal:
-        read.report.warn("infinite-inertia", f"{where}/inertiaDiagonal",
-                         "a 0 (infinite) inertia component cannot be kept: inertia computed")
-        fields["inertia_diagonal"] = None
-        fields["inertia_orientation"] = (0.0, 0.0, 0.0, 1.0)
+        fields["mass"] = INFINITE
+    diagonal = fields["inertia_diagonal"]
+    if diagonal is not None:
+        fields["inertia_diagonal"] = tuple(INFINITE if d == 0 else d for d in diagonal)
     return Motion(kind="kinematic" if kinematic else "dynamic", **fields)
 
 

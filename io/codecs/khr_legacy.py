@@ -21,11 +21,10 @@ from .common import (
     KHR_DEFAULTS,
     decode_analytic,
     decode_filter,
-    decode_material,
     decode_pool,
 )
 from .joints import decode_settings
-from .khr import BODIES_EXT, KHR_SHAPE_TYPES, decode_motion
+from .khr import BODIES_EXT, DECODE_MATERIAL, KHR_SHAPE_TYPES, decode_motion
 from .khr import SHAPES_EXT as IMPLICIT_SHAPES_EXT
 from .node_body import Pools, decode_nodes
 
@@ -62,7 +61,7 @@ def decode_khr_2024(view: DocumentView, report: Report) -> PhysicsScene:
     where_body = f"/extensions/{BODIES_EXT}"
     body_ext = read.obj(view.extensions.get(BODIES_EXT), where_body)
     pools = Pools(
-        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
+        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, DECODE_MATERIAL),
         filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
         joints=decode_pool(body_ext, "physicsJoints", where_body, read, decode_settings),
     )

@@ -7,6 +7,7 @@ reads it plus the quirks still found in files (digest §4.3, §4.4, §4.7) and v
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from typing import Any, Final
@@ -14,8 +15,16 @@ from typing import Any, Final
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import MOTION_KINDS, Motion, NodePhysics, PhysicsScene, Shape
-from ..numbers import canon
+from ..model import (
+    MOTION_KINDS,
+    ZERO3,
+    Motion,
+    NodePhysics,
+    PhysicsMaterial,
+    PhysicsScene,
+    Shape,
+)
+from ..numbers import canon, canon_list
 from .common import (
     OMI_DEFAULTS,
     Encoded,
@@ -23,11 +32,12 @@ from .common import (
     ResolveRef,
     decode_analytic,
     decode_filter,
-    decode_material,
     decode_motion_fields,
     decode_pool,
     encode_analytic,
+    encode_material,
     encode_motion_fields,
+    material_decoder,
 )
 from .joints import (
     decode_legacy_node_joint,
@@ -44,6 +54,12 @@ JOINT_EXT: Final = "OMI_physics_joint"
 OMI_SHAPE_TYPES: Final = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
 PLANE_THICKNESS: Final = 0.01
 INFINITE_PLANE: Final = 1000.0
+#: OMI's mass when a body gives none (it has no computed mass).
+OMI_MASS: Final = 1.0
+#: OMI cannot lock a rotation: a locked axis gets this many times the largest free moment.
+LOCKED_INERTIA_FACTOR: Final = 1000.0
+#: OMI's combine modes default to average.
+DECODE_MATERIAL: Final = material_decoder("average")
 
 
 def encode_omi(
@@ -63,7 +79,8 @@ def encode_omi(
         index = shapes.add_value(shape, lambda s: _encode_shape(s, where, resolve_mesh, report))
         return None if index is None else {"shape": index}
 
-    nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
+    nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool(),
+                        write_material=lambda material: encode_omi_material(material, report))
     encoded = Encoded()
     for ref, physics in scene.nodes.items():
         payload = nodes.shared_payload(ref, physics, _encode_node)
@@ -88,11 +105,26 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
     where = f"node {ref}"
     payload: dict[str, Any] = {}
     if physics.motion is not None:
-        motion: dict[str, Any] = {"type": physics.motion.kind}
-        encode_motion_fields(physics.motion, motion, nodes.report, where)
-        payload["motion"] = motion
+        payload["motion"] = _encode_motion(physics.motion, nodes.report, where)
     nodes.shapes_into(physics, where, payload)
     return payload
+
+
+def encode_omi_material(material: PhysicsMaterial, report: Report) -> dict[str, Any]:
+    """An OMI physics material; combine modes left to the engine are omitted (OMI then means
+    average) and reported once per material."""
+    engine = [name for name, mode in (("friction", material.friction_combine),
+                                      ("restitution", material.restitution_combine))
+              if mode is None]
+    if engine:
+        report.warn("omi-engine-combine", f"physics material {_material_label(material)}",
+                    f"OMI has no engine-chosen {' and '.join(engine)} combine: it means average")
+    return encode_material(material)
+
+
+def _material_label(material: PhysicsMaterial) -> str:
+    return (f"(friction {material.static_friction:g}/{material.dynamic_friction:g}, "
+            f"restitution {material.restitution:g})")
 
 
 def _legacy_round(shape: Shape, where: str, report: Report) -> dict[str, Any]:
@@ -132,7 +164,7 @@ def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
     ]
     where_body = f"/extensions/{BODY_EXT}"
     pools = Pools(
-        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, decode_material),
+        materials=decode_pool(body_ext, "physicsMaterials", where_body, read, DECODE_MATERIAL),
         filters=decode_pool(body_ext, "collisionFilters", where_body, read, decode_filter),
     )
 
@@ -180,9 +212,52 @@ def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Mot
     else:
         kind = "kinematic" if obj.get("isKinematic") is True else "dynamic"
         read.report.warn("motion-without-type", where, f"motion without type read as {kind}")
-    if fields["mass"] is None:
-        fields["mass"] = 1.0  # OMI's default
+    if fields["mass"] is None or fields["mass"] == 0:
+        fields["mass"] = OMI_MASS
+    if fields["center_of_mass"] is None:
+        fields["center_of_mass"] = ZERO3
+    diagonal = fields["inertia_diagonal"]
+    if diagonal is not None and not all(diagonal):
+        if any(diagonal):
+            read.report.warn("inertia-partial", f"{where}/inertiaDiagonal",
+                             "OMI computes an inertia with a 0 component: read as computed")
+        fields["inertia_diagonal"] = None
     return Motion(kind=kind, **fields)  # type: ignore[arg-type]
+
+
+def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]:
+    """OMI motion; what OMI cannot say (computed mass or centre, infinite mass or inertia)
+    is written in its closest form and reported."""
+    kind = motion.kind
+    out: dict[str, Any] = {}
+    if motion.mass is None:
+        report.warn("omi-computed-mass", where,
+                    f"OMI has no computed mass: written as its default, {OMI_MASS:g} kg")
+        out["mass"] = OMI_MASS
+    elif math.isinf(motion.mass):
+        if kind == "dynamic":
+            kind = "kinematic"
+        report.warn("omi-infinite-mass", where, "OMI has no infinite mass: written as kinematic")
+        out["mass"] = OMI_MASS
+    else:
+        out["mass"] = canon(motion.mass)
+    if motion.center_of_mass is None:
+        report.warn("omi-computed-center", where,
+                    "OMI has no computed centre of mass: it is at the body origin")
+    elif motion.center_of_mass != ZERO3:
+        out["centerOfMass"] = canon_list(motion.center_of_mass)
+    diagonal = motion.inertia_diagonal
+    if diagonal is not None:
+        finite = [d for d in diagonal if not math.isinf(d)]
+        if len(finite) < 3:
+            report.warn("omi-locked-rotation", where, "OMI has no infinite moment of inertia: "
+                        f"a locked axis is written {LOCKED_INERTIA_FACTOR:g}× the largest moment")
+        if finite:
+            large = LOCKED_INERTIA_FACTOR * max(finite)
+            out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
+            out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
+    encode_motion_fields(motion, out)
+    return {"type": kind, **out}
 
 
 def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) -> Shape | None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import IDENTITY, Collider, Motion, NodePhysics, Quat, Shape, Trigger, Vec3
+from ..model import IDENTITY, ZERO3, Collider, Motion, NodePhysics, Quat, Shape, Trigger, Vec3
 
 BODY_TYPES: Final = {
     "static": "static", "kinematic": "kinematic", "character": "kinematic",
@@ -119,7 +119,7 @@ def _motion(obj: Mapping[str, Json], where: str, read: JsonReader, kind: str) ->
     return Motion(
         kind=kind,  # type: ignore[arg-type]
         mass=read.number(obj, "mass", where, 1.0, positive=True),
-        center_of_mass=read.vector(obj, "centerOfMass", where, 3),  # type: ignore[arg-type]
+        center_of_mass=read.vector(obj, "centerOfMass", where, 3) or ZERO3,  # OMI: origin
         inertia_diagonal=diagonal,
         inertia_orientation=orientation,
         linear_velocity=read.vector(obj, "linearVelocity", where, 3) or (0.0, 0.0, 0.0),

@@ -12,7 +12,7 @@ from ..json_read import JsonReader
 from ..model import PhysicsScene
 from ..vehicle_model import VehicleScene
 from . import khr, khr_legacy, omi, omi_collider, vehicles
-from .common import decode_material, decode_pool
+from .common import decode_pool
 
 #: Names the importer declares as handled, so files listing them as required import.
 HANDLED_EXTENSIONS: Final = (
@@ -61,7 +61,10 @@ def decode_document(view: DocumentView, report: Report) -> PhysicsScene:
 def decode_vehicle_document(view: DocumentView, report: Report) -> VehicleScene:
     """Decode vehicles and seats; wheel materials index the file's physics materials (KHR's
     when the file has KHR physics, else OMI's)."""
-    name = khr.BODIES_EXT if isinstance(view.extension(khr.BODIES_EXT), Mapping) else omi.BODY_EXT
+    is_khr = isinstance(view.extension(khr.BODIES_EXT), Mapping)
+    name, decode_material = (
+        (khr.BODIES_EXT, khr.DECODE_MATERIAL) if is_khr else (omi.BODY_EXT, omi.DECODE_MATERIAL)
+    )
     root = view.extension(name)
     quiet = JsonReader(Report())  # the physics decoder already reported bad materials
     materials = decode_pool(

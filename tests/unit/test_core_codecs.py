@@ -14,6 +14,8 @@ from gltf_physics.io.codecs.common import Encoded
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.model import (
+    INFINITE,
+    ZERO3,
     Collider,
     CollisionFilter,
     Motion,
@@ -25,6 +27,8 @@ from gltf_physics.io.model import (
 )
 from tests.conftest import SHARED
 from tests.support.schemas import PhysicsSchemaValidator
+
+ABSENT = object()  # a key the payload must not have
 
 SPECS = SHARED / "specs"
 OMI_SHAPE, OMI_BODY = omi.SHAPE_EXT, omi.BODY_EXT
@@ -377,46 +381,51 @@ def test_khr_static_motion_writes_no_motion(validator: PhysicsSchemaValidator) -
     assert validator.errors(assemble(encoded, 2)) == []
 
 
-@pytest.mark.parametrize("fmt", ["omi", "khr-mesh"])
-@pytest.mark.parametrize(("mass", "written", "warned"), [
-    (2.5, 2.5, False), (1e-3, 1e-3, False), (None, 1.0, True), (0.0, 1.0, True), (-4.0, 1.0, True),
+@pytest.mark.parametrize(("mass", "omi", "omi_kind", "khr", "warning"), [
+    (2.5, 2.5, "dynamic", 2.5, None),
+    (1e-3, 1e-3, "dynamic", 1e-3, None),
+    (None, 1.0, "dynamic", ABSENT, "omi-computed-mass"),
+    (INFINITE, 1.0, "kinematic", 0.0, "omi-infinite-mass"),
 ])
-def test_mass_always_written_and_positive(
-    fmt: str, mass: float | None, written: float, warned: bool,
+def test_mass_in_each_family(
+    mass: float | None, omi: Any, omi_kind: str, khr: Any, warning: str | None,
 ) -> None:
+    scene = scene_of(NodePhysics(motion=Motion("dynamic", mass=mass)))
     report = Report()
-    encoded = encode(fmt, scene_of(NodePhysics(motion=Motion("dynamic", mass=mass))), report)
-    assert body(fmt, encoded, 0)["motion"]["mass"] == written
-    assert issues(report, "mass-defaulted") == (["node 0"] if warned else [])
+    omi_motion = body("omi", encode("omi", scene, report), 0)["motion"]
+    assert (omi_motion.get("mass", ABSENT), omi_motion["type"]) == (omi, omi_kind)
+    assert issues(report, warning) == (["node 0"] if warning else [])
+    report = Report()
+    assert body("khr-mesh", encode("khr-mesh", scene, report), 0)["motion"].get(
+        "mass", ABSENT) == khr
+    assert report.issues == []
 
 
 ORIENTATION = (0.0, 0.7071068, 0.0, 0.7071068)
 
 
-@pytest.mark.parametrize("fmt", ["omi", "khr-mesh"])
-@pytest.mark.parametrize(("diagonal", "written", "warned"), [
-    ((1.0, 2.0, 3.0), True, False),
-    (None, False, False),
-    ((0.0, 0.0, 0.0), False, False),
-    ((1.0, 0.0, 2.0), False, True),
-    ((1.0, -1.0, 2.0), False, True),
+@pytest.mark.parametrize(("diagonal", "omi", "khr"), [
+    ((1.0, 2.0, 3.0), [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]),
+    (None, ABSENT, ABSENT),
+    ((1.0, INFINITE, 2.0), [1.0, 2000.0, 2.0], [1.0, 0.0, 2.0]),
+    ((INFINITE,) * 3, ABSENT, [0.0, 0.0, 0.0]),
 ])
-def test_inertia_only_when_all_components_positive(
-    fmt: str, diagonal: tuple[float, float, float] | None, written: bool, warned: bool,
+def test_inertia_in_each_family(
+    diagonal: tuple[float, float, float] | None, omi: Any, khr: Any,
     validator: PhysicsSchemaValidator,
 ) -> None:
-    report = Report()
     motion = Motion(inertia_diagonal=diagonal, inertia_orientation=ORIENTATION)
-    encoded = encode(fmt, scene_of(NodePhysics(motion=motion)), report)
-    out = body(fmt, encoded, 0)["motion"]
-    if written:
-        assert out["inertiaDiagonal"] == list(diagonal or ())
-        assert out["inertiaOrientation"] == list(ORIENTATION)
-    else:
-        assert "inertiaDiagonal" not in out
-        assert "inertiaOrientation" not in out
-    assert issues(report, "inertia-partial") == (["node 0"] if warned else [])
-    assert validator.errors(assemble(encoded, 1)) == []
+    for fmt, expected in (("omi", omi), ("khr-mesh", khr)):
+        report = Report()
+        encoded = encode(fmt, scene_of(NodePhysics(motion=motion)), report)
+        out = body(fmt, encoded, 0)["motion"]
+        assert out.get("inertiaDiagonal", ABSENT) == expected
+        assert ("inertiaOrientation" in out) == (expected is not ABSENT)
+        locked = diagonal is not None and INFINITE in diagonal
+        assert issues(report, "omi-locked-rotation") == (
+            ["node 0"] if locked and fmt == "omi" else [])
+        if fmt == "omi":
+            assert validator.errors(assemble(encoded, 1)) == []
 
 
 @pytest.mark.parametrize("fmt", ["omi", "khr-mesh"])
@@ -566,7 +575,7 @@ def test_omi_implicit_compound_trigger_collects_descendant_shape_triggers() -> N
     ]
     scene = decode(omi_doc([{"type": "box", "box": {"size": [1, 1, 1]}}], nodes), report)
     assert scene.nodes[0].trigger == Trigger(nodes=(1, 3))
-    assert scene.nodes[0].motion == Motion("static")
+    assert scene.nodes[0].motion == Motion("static", center_of_mass=ZERO3)
     assert issues(report, "implicit-compound-trigger") == [
         "/nodes/0/extensions/OMI_physics_body/trigger"
     ]
@@ -590,13 +599,14 @@ def test_omi_empty_trigger_without_members_is_dropped() -> None:
 def test_omi_motion_without_type(motion: dict[str, Any], kind: str) -> None:
     report = Report()
     scene = decode(omi_doc([{"type": "box"}], [omi_node({"motion": motion})]), report)
-    assert scene.nodes[0].motion == Motion(kind, mass=float(motion.get("mass", 1.0)))  # type: ignore[arg-type]
+    assert scene.nodes[0].motion == Motion(kind, mass=float(motion.get("mass", 1.0)),  # type: ignore[arg-type]
+                                           center_of_mass=ZERO3)
     assert issues(report, "motion-without-type") == ["/nodes/0/extensions/OMI_physics_body/motion"]
 
 
-def test_omi_motion_mass_defaults_to_one_kilogram() -> None:
+def test_omi_motion_defaults_one_kilogram_at_the_origin() -> None:
     scene = decode(omi_doc([{"type": "box"}], [omi_node({"motion": {"type": "dynamic"}})]))
-    assert scene.nodes[0].motion == Motion("dynamic", mass=1.0)
+    assert scene.nodes[0].motion == Motion("dynamic", mass=1.0, center_of_mass=ZERO3)
 
 
 def test_omi_godot_four_element_inertia_diagonal_is_an_orientation() -> None:
@@ -604,7 +614,8 @@ def test_omi_godot_four_element_inertia_diagonal_is_an_orientation() -> None:
     motion = {"type": "dynamic", "mass": 2, "inertiaDiagonal": [0, 0.7071068, 0, 0.7071068]}
     scene = decode(omi_doc([{"type": "box"}], [omi_node({"motion": motion})]), report)
     assert scene.nodes[0].motion == Motion(
-        "dynamic", mass=2.0, inertia_diagonal=None, inertia_orientation=ORIENTATION,
+        "dynamic", mass=2.0, center_of_mass=ZERO3, inertia_diagonal=None,
+        inertia_orientation=ORIENTATION,
     )
     assert issues(report, "godot-inertia") == ["/nodes/0/extensions/OMI_physics_body/motion"]
 
@@ -612,7 +623,7 @@ def test_omi_godot_four_element_inertia_diagonal_is_an_orientation() -> None:
 def test_omi_inertia_all_zero_means_computed() -> None:
     motion = {"type": "dynamic", "inertiaDiagonal": [0, 0, 0]}
     scene = decode(omi_doc([{"type": "box"}], [omi_node({"motion": motion})]))
-    assert scene.nodes[0].motion == Motion("dynamic", inertia_diagonal=None)
+    assert scene.nodes[0].motion == Motion("dynamic", center_of_mass=ZERO3, inertia_diagonal=None)
 
 
 def test_omi_full_body_reads_back() -> None:
@@ -654,13 +665,13 @@ def test_omi_collider_with_empty_shape_object_reads_as_compound_parent() -> None
 # -- decoding: KHR ------------------------------------------------------------------------------
 
 
-def test_khr_mass_zero_is_kinematic_with_a_warning() -> None:
+def test_khr_zeros_are_infinite_mass_and_locked_rotation() -> None:
     report = Report()
-    scene = decode(khr_doc([], [khr_node({"motion": {"mass": 0}})]), report)
-    assert scene.nodes[0].motion == Motion("kinematic", mass=None)
-    assert issues(report, "infinite-mass") == [
-        "/nodes/0/extensions/KHR_physics_rigid_bodies/motion"
-    ]
+    motion = {"mass": 0, "inertiaDiagonal": [0, 2, 0]}
+    scene = decode(khr_doc([], [khr_node({"motion": motion})]), report)
+    assert scene.nodes[0].motion == Motion(
+        "dynamic", mass=INFINITE, inertia_diagonal=(INFINITE, 2.0, INFINITE))
+    assert report.issues == []
 
 
 @pytest.mark.parametrize(("motion", "expected"), [

@@ -23,6 +23,7 @@ from gltf_physics.io.joints import (
     settings_to_gltf,
 )
 from gltf_physics.io.model import (
+    ZERO3,
     Joint,
     JointDrive,
     JointLimit,
@@ -145,9 +146,12 @@ MOTOR = JointSettings(
 )
 
 
+BODY = Motion(center_of_mass=ZERO3)  # at its origin: nothing OMI cannot say
+
+
 def joint_scene(settings: JointSettings, *more: JointSettings) -> PhysicsScene:
     """Body 0 with joint children 2.. connected to body 1."""
-    scene = PhysicsScene({0: NodePhysics(motion=Motion()), 1: NodePhysics(motion=Motion())})
+    scene = PhysicsScene({0: NodePhysics(motion=BODY), 1: NodePhysics(motion=BODY)})
     for i, s in enumerate((settings, *more)):
         scene.nodes[2 + i] = NodePhysics(joint=Joint(s, connected_node=1))
     return scene
@@ -199,8 +203,8 @@ def test_unwritable_joints_are_reported_not_raised() -> None:
 
 
 def test_omi_joint_beside_a_body_is_written_with_a_warning() -> None:
-    scene = PhysicsScene({0: NodePhysics(motion=Motion(), joint=Joint(WELD, connected_node=1)),
-                          1: NodePhysics(motion=Motion())})
+    scene = PhysicsScene({0: NodePhysics(motion=BODY, joint=Joint(WELD, connected_node=1)),
+                          1: NodePhysics(motion=BODY)})
     report = Report()
     encoded = omi.encode_omi(scene, ident, ident, report)
     assert report.codes() == ["joint-on-body"]

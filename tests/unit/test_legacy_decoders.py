@@ -23,6 +23,8 @@ from gltf_physics.io.codecs.omi_collider import (
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.model import (
+    INFINITE,
+    ZERO3,
     Collider,
     CollisionFilter,
     JointLimit,
@@ -196,7 +198,8 @@ def test_2024_bodies_materials_filters_triggers_and_joints() -> None:
     flt = CollisionFilter(("a",), ("a",))
     assert scene.nodes[0].motion == Motion(kind="kinematic", mass=2.0)
     assert scene.nodes[0].collider == Collider(
-        box, PhysicsMaterial(static_friction=0.1, restitution_combine="maximum"), flt
+        box, PhysicsMaterial(static_friction=0.1, friction_combine=None,
+                             restitution_combine="maximum"), flt
     )
     assert scene.nodes[1].trigger == Trigger(shape=box, filter=flt)
     joint = scene.nodes[2].joint
@@ -207,17 +210,14 @@ def test_2024_bodies_materials_filters_triggers_and_joints() -> None:
     assert report.of("warning") == []
 
 
-def test_2024_mass_zero_is_infinite_hence_kinematic() -> None:
+def test_2024_zeros_are_infinite_mass_and_inertia() -> None:
     gltf = khr_doc([BOX], [khr_node({"motion": {"mass": 0, "inertiaDiagonal": [0, 1, 0]},
                                      "collider": {"shape": 0}})])
     scene, report = decode_2024(gltf)
     motion = scene.nodes[0].motion
-    assert motion.kind == "kinematic" and motion.mass is None
-    assert motion.inertia_diagonal is None  # 0 = infinite: not representable, reported
-    assert warnings(report) == {
-        ("infinite-mass", f"/nodes/0/extensions/{BODIES}/motion"),
-        ("infinite-inertia", f"/nodes/0/extensions/{BODIES}/motion/inertiaDiagonal"),
-    }
+    assert motion.kind == "dynamic" and motion.mass == INFINITE
+    assert motion.inertia_diagonal == (INFINITE, 1.0, INFINITE)
+    assert warnings(report) == set()
 
 
 def test_2024_shape_references_into_implicit_shapes_are_read() -> None:
@@ -403,7 +403,7 @@ def test_merge_takes_motion_from_bodies_and_shapes_from_omi_collider() -> None:
         omi_node(0),
     ])
     scene, report = decode_omi_era(gltf)
-    assert scene.nodes[0].motion == Motion(kind="dynamic", mass=3.0)
+    assert scene.nodes[0].motion == Motion(kind="dynamic", mass=3.0, center_of_mass=ZERO3)
     assert scene.nodes[1].collider == Collider(Shape("sphere", radius=1.0))
     assert scene.nodes[2].trigger == Trigger(shape=Shape("box"))
     assert scene.nodes[3].motion is None and scene.nodes[3].trigger == Trigger(nodes=(4,))

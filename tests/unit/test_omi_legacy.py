@@ -36,7 +36,8 @@ def test_body_types(kind: str, expected: str, warned: bool) -> None:
     scene, report = decode(doc([{"extensions": {BODY: {"type": kind, "mass": 3,
                                                         "linearVelocity": [1, 2, 3]}}}]))
     motion = scene.nodes[0].motion
-    assert motion == Motion(kind=expected, mass=3.0, linear_velocity=(1.0, 2.0, 3.0))
+    assert motion == Motion(kind=expected, mass=3.0, center_of_mass=(0.0, 0.0, 0.0),
+                            linear_velocity=(1.0, 2.0, 3.0))
     assert ("legacy-body-type" in report.codes()) is warned
     assert "legacy-body" in report.codes()
 

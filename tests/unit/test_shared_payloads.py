@@ -67,7 +67,8 @@ def test_triggers_and_joints_are_decoded_per_node():
 
 @pytest.mark.parametrize("encode", [khr.encode_khr, omi.encode_omi])
 def test_nodes_sharing_physics_share_one_payload(encode):
-    shared = NodePhysics(Motion(kind="dynamic", mass=2.0), Collider(shape=Shape("sphere")))
+    shared = NodePhysics(Motion(kind="dynamic", mass=2.0, center_of_mass=(0.0, 0.0, 0.0)),
+                         Collider(shape=Shape("sphere")))
     scene = PhysicsScene(nodes={"a": shared, "b": shared,
                                 "c": NodePhysics(trigger=Trigger(nodes=("a",)))})
     report = Report()

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What an engine would compute for a body, from its Blender colliders, for the values an
+export must spell out: an automatic centre of mass in OMI, an automatic inertia with locked
+axes in KHR. Reads bpy data, writes nothing."""
+
+from collections.abc import Hashable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import bpy
+import numpy as np
+
+from .. import mass_properties
+from ..diagnostics import Report
+from ..hull import hull_triangles
+from ..mass_properties import MassPart
+from ..model import INFINITE, ZERO3, Motion, Shape
+from .collision_mesh import evaluated_triangles
+from .to_model import placement_of
+
+#: Centres closer than this to the origin are the origin (metres).
+ORIGIN_EPSILON = 1e-6
+#: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
+ASSUMED_DENSITY = 1000.0
+#: Blender (x, y, z) → glTF (x, z, −y), as a matrix.
+TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
+
+
+class BodyMass:
+    """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
+
+    def __init__(self, yup: bool, report: Report) -> None:
+        self.yup = yup
+        self.report = report
+        self._shape_parts: dict[Shape, MassPart | None] = {}
+        self._bounds: dict[Hashable, Any] = {}
+
+    def resolve(self, motion: Motion, body: bpy.types.Object, target: str) -> Motion:
+        """`motion` with what `target` ("OMI"/"KHR") cannot leave to the engine computed."""
+        props = body.gltf_physics
+        if target == "OMI" and motion.center_of_mass is None:
+            centre = self._centroid(body)
+            motion = replace(motion, center_of_mass=centre)
+        elif target == "KHR" and motion.center_of_mass == ZERO3 and self._centroid(body) == ZERO3:
+            motion = replace(motion, center_of_mass=None)  # the engine computes the origin too
+        if motion.inertia_diagonal is None and any(props.lock_rotation):
+            motion = replace(motion, inertia_diagonal=self._locked_inertia(motion, body))
+        return motion
+
+    def _centroid(self, body: bpy.types.Object) -> tuple[float, float, float]:
+        part = self.part_of(body)
+        if part is None or float(np.abs(part.centroid).max()) < ORIGIN_EPSILON:
+            return ZERO3
+        return tuple(float(c) for c in part.centroid)  # type: ignore[return-value]
+
+    def _locked_inertia(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...]:
+        """Free moments about the body axes computed from the colliders; locked ones infinite."""
+        locks = body.gltf_physics.lock_rotation
+        locks = (locks[0], locks[2], locks[1]) if self.yup else tuple(locks)
+        part = self.part_of(body)
+        if part is None:
+            self.report.warn("inertia-not-computed", body.name, "rotation locked but no collider "
+                             "has volume: free moments written for a 1 m cube of the mass")
+            mass = motion.mass if motion.mass is not None and motion.mass < INFINITE else 1.0
+            return tuple(INFINITE if lock else mass / 6.0 for lock in locks)
+        mass = motion.mass
+        if mass is None or mass == INFINITE:
+            mass = part.volume * ASSUMED_DENSITY
+            self.report.warn("inertia-assumed-density", body.name,
+                             f"rotation locked with an automatic mass: free moments written for "
+                             f"{ASSUMED_DENSITY:g} kg/m³ ({mass:.4g} kg)")
+        # The body axes about the centre of mass (about the origin when it is custom).
+        inertia = part.inertia(mass)
+        if motion.center_of_mass is not None:
+            offset = part.centroid - np.asarray(motion.center_of_mass)
+            inertia = inertia + mass * (float(offset @ offset) * np.eye(3)
+                                        - np.outer(offset, offset))
+        return tuple(INFINITE if lock else float(inertia[i, i]) for i, lock in enumerate(locks))
+
+    def part_of(self, body: bpy.types.Object) -> MassPart | None:
+        """The solid of the body's colliders (triggers excluded) in its node space."""
+        if not body.children:  # the common case: no matrices to compose
+            return self._placed(body, None) if _is_collider(body) else None
+        to_body = np.array(body.matrix_world.inverted_safe(), dtype=float)
+        parts = [part for obj in _colliders_of(body) if (part := self._placed(obj, to_body))]
+        if len(parts) == 1:
+            return parts[0]
+        return mass_properties.combined(parts)
+
+    def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
+        """The collider's solid in the body's node space (`to_body` None: `obj` is the body)."""
+        props = obj.gltf_physics
+        if props.shape_type in ("CONVEX", "TRIMESH"):
+            return self._mesh_part(obj, to_body)
+        placement = placement_of(obj, None, self.yup, self._bounds)
+        if placement is None:
+            return None
+        if placement.shape not in self._shape_parts:
+            self._shape_parts[placement.shape] = mass_properties.shape_part(placement.shape)
+        part = self._shape_parts[placement.shape]
+        if part is None:
+            return None
+        if to_body is None and placement.rotation is None:
+            if placement.translation is None:
+                return part
+            return replace(part, centroid=part.centroid + placement.translation)
+        local = np.eye(4)
+        if placement.rotation is not None:
+            local[:3, :3] = _rotation(placement.rotation)
+        if placement.translation is not None:
+            local[:3, 3] = placement.translation
+        if to_body is not None:
+            local = self._to_gltf(to_body @ np.array(obj.matrix_world)) @ local
+        return mass_properties.placed(part, local)
+
+    def _to_gltf(self, blender: np.ndarray) -> np.ndarray:
+        return TO_YUP @ blender @ TO_YUP.T if self.yup else blender
+
+    def _mesh_part(self, obj: bpy.types.Object, to_body: np.ndarray) -> MassPart | None:
+        props = obj.gltf_physics
+        source = obj if props.mesh_source == "SELF" else props.mesh_object
+        if source is None or source.type != "MESH":
+            return None
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        if to_body is None:
+            to_body = np.array(obj.matrix_world.inverted_safe(), dtype=float)
+        data = evaluated_triangles(source, depsgraph, to_body @ np.array(source.matrix_world),
+                                   self.yup)
+        if data is None:
+            return None
+        points, faces = data
+        if props.shape_type == "CONVEX":
+            return mass_properties.mesh_part(hull_triangles(points))
+        return mass_properties.mesh_part(points[faces].astype(np.float64))
+
+
+def _colliders_of(body: bpy.types.Object) -> Iterator[bpy.types.Object]:
+    """The body and its descendants up to other bodies that carry a collider shape."""
+    stack = [body]
+    while stack:
+        obj = stack.pop()
+        if _is_collider(obj):
+            yield obj
+        stack.extend(child for child in obj.children
+                     if child.gltf_physics.motion_type == "NONE")
+
+
+def _is_collider(obj: bpy.types.Object) -> bool:
+    props = obj.gltf_physics
+    return props.shape_type != "NONE" and props.shape_role == "COLLIDER"
+
+
+def _rotation(xyzw: tuple[float, float, float, float]) -> np.ndarray:
+    x, y, z, w = xyzw
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Volume, centroid and inertia of collision shapes and of a body's colliders. Pure numpy.
+
+What engines compute when a file leaves a body's centre of mass or inertia to them: every
+collider counts with uniform density (triggers and planes do not count). A part keeps its
+volume, its centroid and its second moment of volume about the centroid, C = ∫ r rᵀ dV;
+the inertia tensor of unit density is tr(C)·1 − C. C is exact under any affine map, so a
+scaled, rotated and moved shape needs no special case, and the parallel-axis rule is a sum.
+Shapes are in glTF space: capsules and cylinders run along +Y.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import Shape
+
+#: Samples along the axis of a capsule or cylinder (a tapered one has no closed form here).
+AXIAL_SAMPLES = 4096
+#: A body whose colliders hold less volume than this has no centre or inertia of its own.
+MIN_VOLUME = 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class MassPart:
+    """A solid: its volume, centroid and second moment of volume about the centroid."""
+
+    volume: float
+    centroid: np.ndarray
+    second_moment: np.ndarray
+
+    def inertia(self, mass: float) -> np.ndarray:
+        """The inertia tensor about the centroid for a total `mass` spread uniformly."""
+        c = self.second_moment * (mass / self.volume)
+        return np.trace(c) * np.eye(3) - c
+
+
+def shape_part(shape: Shape, triangles: np.ndarray | None = None) -> MassPart | None:
+    """The solid of one shape centred on its node; None for a plane (no volume).
+
+    Convex and triangle-mesh shapes need `triangles` (n×3×3, closed and outward wound;
+    for a convex shape, the triangles of its hull)."""
+    if shape.kind == "box":
+        a, b, c = shape.size
+        volume = a * b * c
+        return _centred(volume, np.diag([a * a, b * b, c * c]) * volume / 12.0)
+    if shape.kind == "sphere":
+        volume = 4.0 / 3.0 * math.pi * shape.radius ** 3
+        return _centred(volume, np.eye(3) * volume * shape.radius ** 2 / 5.0)
+    if shape.kind in ("capsule", "cylinder"):
+        return _revolved(shape)
+    if shape.kind in ("convex", "trimesh") and triangles is not None:
+        return mesh_part(triangles)
+    return None
+
+
+def _centred(volume: float, second_moment: np.ndarray) -> MassPart:
+    return MassPart(volume, np.zeros(3), second_moment)
+
+
+def _revolved(shape: Shape) -> MassPart | None:
+    """A capsule or cylinder as a solid of revolution about +Y, integrated in slices."""
+    half = shape.height / 2.0
+    top, bottom = shape.radius_top, shape.radius_bottom
+    capsule = shape.kind == "capsule"
+    low, high = (-half - bottom, half + top) if capsule else (-half, half)
+    if high <= low:
+        return None
+    step = (high - low) / AXIAL_SAMPLES
+    y = low + step * (np.arange(AXIAL_SAMPLES) + 0.5)
+    t = np.clip((y + half) / (2.0 * half), 0.0, 1.0) if half > 0 else np.full_like(y, 0.5)
+    r = bottom + (top - bottom) * t
+    if capsule:
+        r = np.where(y > half, np.sqrt(np.clip(top ** 2 - (y - half) ** 2, 0.0, None)), r)
+        r = np.where(y < -half, np.sqrt(np.clip(bottom ** 2 - (y + half) ** 2, 0.0, None)), r)
+    area = math.pi * r * r
+    volume = float(area.sum() * step)
+    if volume <= 0:
+        return None
+    cy = float((area * y).sum() * step / volume)
+    radial = float((math.pi * r ** 4 / 4.0).sum() * step)  # ∫x² dV = ∫z² dV per disc
+    axial = float((area * (y - cy) ** 2).sum() * step)
+    return MassPart(volume, np.array([0.0, cy, 0.0]), np.diag([radial, axial, radial]))
+
+
+def mesh_part(triangles: np.ndarray) -> MassPart | None:
+    """The solid a closed triangle mesh encloses (tetrahedra from the origin)."""
+    tri = np.asarray(triangles, dtype=float).reshape(-1, 3, 3)
+    if len(tri) == 0:
+        return None
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    signed = np.einsum("ij,ij->i", a, np.cross(b, c)) / 6.0
+    volume = float(signed.sum())
+    if volume < 0:  # wound inward: the same solid
+        signed, volume = -signed, -volume
+    if volume <= MIN_VOLUME:
+        return None
+    s = a + b + c
+    centroid = (signed[:, None] * s).sum(axis=0) / (4.0 * volume)
+    outer = (np.einsum("i,ij,ik->jk", signed, a, a) + np.einsum("i,ij,ik->jk", signed, b, b)
+             + np.einsum("i,ij,ik->jk", signed, c, c) + np.einsum("i,ij,ik->jk", signed, s, s))
+    about_origin = outer / 20.0
+    return MassPart(volume, centroid, about_origin - volume * np.outer(centroid, centroid))
+
+
+def placed(part: MassPart, matrix: np.ndarray) -> MassPart:
+    """The part moved by an affine 4×4 `matrix` (rotation, translation, any scale)."""
+    linear = np.asarray(matrix, dtype=float)[:3, :3]
+    scale = abs(float(np.linalg.det(linear)))
+    return MassPart(
+        part.volume * scale,
+        linear @ part.centroid + np.asarray(matrix, dtype=float)[:3, 3],
+        scale * linear @ part.second_moment @ linear.T,
+    )
+
+
+def combined(parts: Iterable[MassPart]) -> MassPart | None:
+    """One solid of all parts (parallel-axis rule); None when they hold no volume."""
+    parts = [p for p in parts if p.volume > 0]
+    volume = sum(p.volume for p in parts)
+    if volume <= MIN_VOLUME:
+        return None
+    centroid = sum((p.volume * p.centroid for p in parts), np.zeros(3)) / volume
+    moment = np.zeros((3, 3))
+    for p in parts:
+        d = p.centroid - centroid
+        moment += p.second_moment + p.volume * np.outer(d, d)
+    return MassPart(volume, centroid, moment)
+
+
+def principal(inertia: np.ndarray) -> tuple[tuple[float, float, float],
+                                             tuple[float, float, float, float]]:
+    """Principal moments and the rotation (xyzw) from the principal axes to the body frame."""
+    values, vectors = np.linalg.eigh((inertia + inertia.T) / 2.0)
+    if np.linalg.det(vectors) < 0:
+        vectors[:, 2] = -vectors[:, 2]
+    moments = tuple(float(max(v, 0.0)) for v in values)
+    return moments, quaternion_of(vectors)  # type: ignore[return-value]
+
+
+def quaternion_of(m: np.ndarray) -> tuple[float, float, float, float]:
+    """The unit quaternion (xyzw, w ≥ 0) of a proper rotation matrix."""
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0:
+        s = math.sqrt(trace + 1.0) * 2.0
+        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4)
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2.0
+        q = (s / 4, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s)
+    elif m[1, 1] > m[2, 2]:
+        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2.0
+        q = ((m[0, 1] + m[1, 0]) / s, s / 4, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s)
+    else:
+        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2.0
+        q = ((m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, s / 4, (m[1, 0] - m[0, 1]) / s)
+    if q[3] < 0:
+        q = tuple(-v for v in q)
+    return tuple(float(v) for v in q)  # type: ignore[return-value]
