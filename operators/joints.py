@@ -3,8 +3,7 @@
 
 import bpy
 
-from ..io.blender.joint_bridge import preset_of, write_custom
-from ..io.joints import preset_limits
+from ..io.blender.joint_bridge import preset_of, settings_of, write_custom
 
 PRESET_ITEMS = [
     (key, label, tip) for key, label, tip in (
@@ -96,7 +95,7 @@ class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         props = context.object.gltf_physics
-        write_custom(props, preset_limits(preset_of(props)))
+        write_custom(props, settings_of(props).limits)  # as read from a file when unedited
         return {"FINISHED"}
 
 

@@ -27,7 +27,7 @@ from ..model import Collider, Joint, Motion, NodePhysics, PhysicsMaterial, Physi
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
-from .joint_bridge import body_of, settings_of
+from .joint_bridge import body_of, on_bone_node, settings_of
 from .mass_bridge import BodyMass
 from .stored_settings import snapshot
 from .to_model import filter_of, material_of, motion_of, placement_of
@@ -62,6 +62,16 @@ def _near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> bo
     return all(abs(v - i) < 1e-6 for v, i in zip(values, identity, strict=True))
 
 
+def _stands_for_bone(obj: Any, yup: bool) -> bool:
+    """An object with physics at its parent bone's node frame, with no children to keep:
+    it stands for the bone's glTF node (as the importer makes for physics on bones)."""
+    return obj.type == "EMPTY" and _has_physics(obj.gltf_physics) and on_bone_node(obj, yup) \
+        and all(
+        child.gltf_physics.collision_only and not _has_physics(child.gltf_physics)
+        and not child.children for child in obj.children
+    )
+
+
 def _uses_own_mesh(props: Any) -> bool:
     return props.shape_type in ("CONVEX", "TRIMESH") and props.mesh_source == "SELF"
 
@@ -90,6 +100,8 @@ class PhysicsExportExtension:
         self.yup = True
         self.report = Report()
         self.body_mass: BodyMass | None = None
+        #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
+        self.on_bones: set[str] = set()
 
     # -- tree and node hooks ------------------------------------------------------------
 
@@ -97,13 +109,19 @@ class PhysicsExportExtension:
         """Leave out collision-only proxy objects that carry no physics of their own."""
         if self.format == "NONE":
             return
+        yup = export_settings["gltf_yup"]
         for vnode in vtree.nodes.values():
             obj = getattr(vnode, "blender_object", None)
-            if (
-                isinstance(obj, OBJECT) and obj.gltf_physics.collision_only
-                and not _has_physics(obj.gltf_physics) and not obj.children
-            ):
+            if not isinstance(obj, OBJECT):
+                continue
+            if obj.gltf_physics.collision_only and not _has_physics(obj.gltf_physics) \
+                    and not obj.children:
                 vnode.keep_tag = False
+            elif vnode.keep_tag and _stands_for_bone(obj, yup):
+                # Its physics is written on the bone's node (gather_joint_hook); its own
+                # node would be an empty sibling of the bone's children.
+                vnode.keep_tag = False
+                self.on_bones.add(obj.name)
 
     def gather_node_mesh_hook(
         self, hook_obj: Any, blender_object: Any, export_settings: dict
@@ -120,6 +138,19 @@ class PhysicsExportExtension:
             node.extras = node.extras or None
         if self.format == "NONE" or not isinstance(blender_object, OBJECT):
             return
+        self._gather(node, blender_object, export_settings)
+
+    def gather_joint_hook(self, node: Any, blender_bone: Any, export_settings: dict) -> None:
+        """A bone's node (the exporter calls gather_joint_hook, not gather_node_hook, for
+        bones): record the physics of the objects standing for it."""
+        if self.format == "NONE" or not self.on_bones:
+            return
+        armature = blender_bone.id_data
+        for obj in armature.children:
+            if obj.name in self.on_bones and obj.parent_bone == blender_bone.name:
+                self._gather(node, obj, export_settings)
+
+    def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
         name = blender_object.name
         self.node_of[name] = node
         props = snapshot(blender_object)
@@ -291,7 +322,11 @@ class PhysicsExportExtension:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
             return
         frame = node
-        if self.format == "OMI" and _has_body_or_shape(props):
+        if body_a is not None and not self._exported_under(obj, body_a):
+            # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
+            # belongs to the body above its node, so it goes on a node under body A
+            frame = self._attachment_node(obj, body_a, yup, "joint")
+        elif self.format == "OMI" and _has_body_or_shape(props):
             frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
             node.children.append(frame)  # OMI wants the joint on a node of its own
         joint = Joint(settings, connected, props.joint_enable_collision)
@@ -321,14 +356,31 @@ class PhysicsExportExtension:
             return "neither joined body is dynamic"
         return None
 
-    def _attachment_node(self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool) -> Any:
-        """A node under the connected body at the joint's current world frame."""
+    def _exported_under(self, obj: bpy.types.Object, body: bpy.types.Object) -> bool:
+        """True when `body`'s node is an ancestor of (or is) `obj`'s node in the export."""
+        while obj is not None:
+            if obj == body:
+                return True
+            if obj.parent_type == "BONE" and obj.parent is not None and body.name in \
+                    self.on_bones and body.parent == obj.parent:
+                bone = obj.parent.data.bones.get(obj.parent_bone)
+                while bone is not None:
+                    if bone.name == body.parent_bone:
+                        return True
+                    bone = bone.parent
+            obj = obj.parent
+        return False
+
+    def _attachment_node(
+        self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool, suffix: str = "connected"
+    ) -> Any:
+        """A node under `body` at the joint's current world frame."""
         local = body.matrix_world.inverted_safe() @ obj.matrix_world
         location, rotation, _scale = local.decompose()
         translation = axes.vector_to_gltf(tuple(location), yup)
         quaternion = axes.quat_to_gltf(tuple(rotation), yup)
         node = gltf_compat.new_child_node(
-            f"{obj.name}.connected",
+            f"{obj.name}.{suffix}",
             None if _near_identity(translation, (0.0, 0.0, 0.0)) else translation,
             None if _near_identity(quaternion, (0.0, 0.0, 0.0, 1.0)) else quaternion,
         )
@@ -356,7 +408,9 @@ class PhysicsExportExtension:
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
         mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
+        issues_before = len(self.report.issues)
         encoded = self._encode(node_index, mesh_index)
+        self._name_nodes(issues_before, gltf.nodes or [])
         self._attach(gltf, encoded, node_index)
         self._log(export_settings)
 
@@ -394,6 +448,14 @@ class PhysicsExportExtension:
         if self.vehicle_objects:
             self._encode_vehicles(encoded, resolve_node)
         return encoded
+
+    def _name_nodes(self, start: int, nodes: list[Any]) -> None:
+        """Issues the codecs located at a node object name the node instead."""
+        labels = {f"node {node}": f"node {node.name or index}" for index, node in enumerate(nodes)}
+        self.report.issues[start:] = [
+            replace(issue, where=labels.get(issue.where, issue.where))
+            for issue in self.report.issues[start:]
+        ]
 
     def _encode_vehicles(self, encoded: Encoded, resolve_node: Any) -> None:
         """Vehicle parts and seats; wheel materials join the physics materials."""
@@ -439,7 +501,7 @@ class PhysicsExportExtension:
         log = export_settings.get("log")
         for issue in self.report.issues:
             if log is not None:
-                log.warning(f"gltf_physics: {issue}")
+                log.warning(f"gltf_physics: {issue} [{issue.code}]")
         summary = self.report.summary()
         if summary and log is not None:
             log.warning(f"gltf_physics: {summary}", popup=True)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import bpy
+from mathutils import Quaternion
 
 from ..codecs.khr import BODIES_EXT
 from ..codecs.registry import (
@@ -134,8 +135,11 @@ class PhysicsImportExtension:
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "node has no object; skipped")
                 continue
+            # A bone's (or armature's) mesh went to a child object: the node's own mesh is
+            # not on `obj`, so a collider naming it needs a proxy.
+            own_mesh = nodes.mesh(index) if obj.type == "MESH" else None
             writer.apply(
-                obj, physics, nodes.mesh(index), make_proxy,
+                obj, physics, own_mesh, make_proxy,
                 lambda owner, name: _child(owner, name, None),
             )
         self._mark_compound_members(gltf)
@@ -239,7 +243,7 @@ class PhysicsImportExtension:
         for issue in self.report.issues:
             LOG.warning("gltf_physics: %s", issue)
             if issue.severity != "info":
-                gltf.log.warning(f"gltf_physics: {issue}")
+                gltf.log.warning(f"gltf_physics: {issue} [{issue.code}]")
         summary = self.report.summary()
         if summary:
             gltf.log.warning(f"gltf_physics: {summary}", popup=True)
@@ -284,7 +288,13 @@ def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | 
     empty = _child(armature, bone_name, None)
     empty.parent_type = "BONE"
     empty.parent_bone = bone_name
-    empty.matrix_world = armature.matrix_world @ armature.pose.bones[bone_name].matrix
+    # At the glTF node's frame, not the bone's: the importer turned the bone by
+    # `rotation_before` (+90 degrees about X for the Blender heuristic) so that its +Y is
+    # the bone axis, and a bone child starts at the bone's tail.
+    empty.rotation_mode = "QUATERNION"
+    empty.location = (0.0, -armature.data.bones[bone_name].length, 0.0)
+    before = getattr(vnode, "rotation_before", None)
+    empty.rotation_quaternion = Quaternion() if before is None else before.conjugated()
     report.info("bone-physics", f"/nodes/{index}", f"physics of bone {bone_name} on an Empty")
     return empty
 

@@ -4,7 +4,7 @@
 import bpy
 from mathutils import Matrix
 
-from ..joints import JointPreset, match_preset, preset_limits
+from ..joints import JointPreset, match_preset, normalized, preset_limits
 from ..model import JointDrive, JointLimit, JointSettings
 
 AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
@@ -14,11 +14,60 @@ PRESET_OF_TYPE = {"FIXED": "fixed", "PIN": "pin", "HINGE": "hinge", "SLIDER": "s
 TYPE_OF_PRESET = {value: key for key, value in PRESET_OF_TYPE.items()}
 
 
+#: An object parented to a bone stands for the bone's own glTF node when it sits at this
+#: matrix relative to the bone (the exporter's Y-up bone-node basis, +Y along the bone's
+#: axis turned back to the glTF node's axes: a -90 degree turn about X).
+BONE_NODE_BASIS = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0),
+                          (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+
+
+def bone_relative(obj: bpy.types.Object) -> Matrix | None:
+    """`obj`'s matrix relative to its parent bone's frame, or None when not bone-parented."""
+    armature = obj.parent
+    if obj.parent_type != "BONE" or armature is None or armature.type != "ARMATURE":
+        return None
+    bone = armature.data.bones.get(obj.parent_bone)
+    if bone is None:
+        return None
+    # Blender puts a bone child at the bone's tail: (0, length, 0) in bone space.
+    return Matrix.Translation((0.0, bone.length, 0.0)) @ obj.matrix_parent_inverse \
+        @ obj.matrix_basis
+
+
+def on_bone_node(obj: bpy.types.Object, yup: bool = True) -> bool:
+    """True when `obj` sits exactly at its parent bone's glTF node frame (what the importer
+    makes for physics on a bone node), so its physics can be written on the bone node."""
+    rel = bone_relative(obj)
+    if rel is None:
+        return False
+    basis = BONE_NODE_BASIS if yup else Matrix.Identity(4)
+    return all(abs(rel[r][c] - basis[r][c]) < 1e-5 for r in range(4) for c in range(4))
+
+
+def bone_body(armature: bpy.types.Object, bone_name: str) -> bpy.types.Object | None:
+    """The body carried by bone `bone_name` or by its nearest parent bone: a body parented
+    to that bone, the one at the bone's node frame first."""
+    bone = armature.data.bones.get(bone_name)
+    while bone is not None:
+        found = [c for c in armature.children if c.parent_type == "BONE"
+                 and c.parent_bone == bone.name and c.gltf_physics.motion_type != "NONE"]
+        if found:
+            return next((c for c in found if on_bone_node(c)), found[0])
+        bone = bone.parent
+    return None
+
+
 def body_of(obj: bpy.types.Object | None) -> bpy.types.Object | None:
-    """`obj` or its nearest ancestor that is a body (motion type other than None)."""
+    """`obj` or its nearest ancestor that is a body (motion type other than None). For an
+    object parented to a bone, the bones up the chain count as ancestors (as in glTF)."""
     while obj is not None:
         if obj.gltf_physics.motion_type != "NONE":
             return obj
+        if obj.parent_type == "BONE" and obj.parent is not None \
+                and obj.parent.type == "ARMATURE":
+            body = bone_body(obj.parent, obj.parent_bone)
+            if body is not None:
+                return body
         obj = obj.parent
     return None
 
@@ -54,12 +103,13 @@ def preset_of(props: bpy.types.PropertyGroup) -> JointPreset | None:
 def settings_of(props: bpy.types.PropertyGroup) -> JointSettings:
     """The joint's limits and drives in Blender's local joint axes."""
     preset = preset_of(props)
+    listed = tuple(limit for limit in (_limit_of(item) for item in props.joint_limits) if limit)
     if preset is not None:
         limits = preset_limits(preset)
+        if listed and normalized(listed) == normalized(limits):
+            limits = listed  # the preset as a file wrote it: its grouping and order kept
     else:
-        limits = tuple(
-            limit for limit in (_limit_of(item) for item in props.joint_limits) if limit
-        )
+        limits = listed
     return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in props.joint_drives))
 
 
@@ -96,13 +146,14 @@ def _drive_of(item: bpy.types.PropertyGroup) -> JointDrive:
 
 
 def write_settings(props: bpy.types.PropertyGroup, settings: JointSettings) -> None:
-    """Set the joint properties from settings in Blender axes: a preset when one matches."""
+    """Set the joint properties from settings in Blender axes: a preset when one matches.
+    The limits are also kept as listed, so an unedited preset is written back as read."""
     preset = match_preset(settings.limits)
     props.joint_limits.clear()
+    for limit in settings.limits:
+        _write_limit(props.joint_limits.add(), limit)
     if preset is None:
         props.joint_type = "CUSTOM"
-        for limit in settings.limits:
-            _write_limit(props.joint_limits.add(), limit)
     else:
         write_preset(props, preset)
     props.joint_drives.clear()

@@ -41,7 +41,7 @@ class BodyMass:
         if target == "OMI" and motion.center_of_mass is None:
             centre = self._centroid(body)
             motion = replace(motion, center_of_mass=centre)
-        elif target == "KHR" and motion.center_of_mass == ZERO3 and self._centroid(body) == ZERO3:
+        elif target == "KHR" and motion.center_of_mass == ZERO3 and self._at_origin(body):
             motion = replace(motion, center_of_mass=None)  # the engine computes the origin too
         if motion.inertia_diagonal is None and any(props.lock_rotation):
             motion = replace(motion, inertia_diagonal=self._locked_inertia(motion, body))
@@ -52,6 +52,11 @@ class BodyMass:
         if part is None or float(np.abs(part.centroid).max()) < ORIGIN_EPSILON:
             return ZERO3
         return tuple(float(c) for c in part.centroid)  # type: ignore[return-value]
+
+    def _at_origin(self, body: bpy.types.Object) -> bool:
+        """True when the body's colliders hold volume centred on its origin."""
+        part = self.part_of(body)
+        return part is not None and float(np.abs(part.centroid).max()) < ORIGIN_EPSILON
 
     def _locked_inertia(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...]:
         """Free moments about the body axes computed from the colliders; locked ones infinite."""

@@ -86,7 +86,8 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
             written["isKinematic"] = True
         _encode_mass_fields(motion, written)
         encode_motion_fields(motion, written)
-        payload["motion"] = written
+        # Writers drop empty objects (Blender's glTF exporter does), which would leave no motion.
+        payload["motion"] = written or {"isKinematic": False}
     nodes.shapes_into(physics, where, payload)
     if physics.joint is not None:
         joint = nodes.joint(physics.joint, where)

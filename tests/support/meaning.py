@@ -74,7 +74,7 @@ class BodyMeaning:
     kind: str
     world: np.ndarray
     mass: float | None  # None computed by the engine, math.inf infinite
-    center_of_mass: Vec3 | None  # body-local; None only when computed and no volume
+    center_of_mass: Vec3 | None  # body-local; computed without volume: the origin
     inertia: Inertia | None  # as written; None computed
     computed_inertia: Inertia | None  # what the engine computes, for a finite mass
     linear_velocity: Vec3
@@ -206,6 +206,7 @@ class _Resolver:
                 center = center or tuple(float(v) for v in whole.centroid)
                 computed = Inertia(np.zeros((3, 3)), whole.inertia(m.mass)) if finite_mass \
                     else None
+            center = center or (0.0, 0.0, 0.0)  # no collider volume: the body origin
         inertia = m.inertia_diagonal and _inertia(m.inertia_diagonal, m.inertia_orientation)
         return BodyMeaning(self.names[index], m.kind, self.world(index), m.mass, center,
                            inertia, computed, m.linear_velocity, m.angular_velocity,
@@ -426,7 +427,9 @@ class _Diffs:
 
 def _compare_bodies(x: BodyMeaning, y: BodyMeaning, out: _Diffs) -> None:
     s, rx, ry = f"body {x.name!r}", _rigid(x.world)[:3, :3], _rigid(y.world)[:3, :3]
-    out.check(s, "kind", x.kind, y.kind, "KHR" if x.kind == "static" else "")
+    infinite = x.mass is not None and math.isinf(x.mass)
+    out.check(s, "kind", x.kind, y.kind,
+              "KHR" if x.kind == "static" else "OMI" if infinite else "")
     out.check(s, "mass", x.mass, y.mass, "OMI" if x.mass is None or math.isinf(x.mass) else "")
     out.check(s, "world centre of mass", _point(x.world, x.center_of_mass),
               _point(y.world, y.center_of_mass))
