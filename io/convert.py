@@ -30,6 +30,7 @@ import copy
 import re
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -40,8 +41,11 @@ from .codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle
 from .codecs.vehicles import VEHICLE_EXTENSIONS, encode_vehicles
 from .diagnostics import Report
 from .document import DocumentView, NodeView
+from .document_mass import DocumentMass
 from .json_read import as_dict, as_list, is_index
-from .model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
+from .mass_properties import centre_of, centred_on_origin
+from .mesh_data import MeshData
+from .model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
 from .vehicle_model import VehicleScene
 
@@ -61,11 +65,14 @@ METADATA_KEYS: Final = ("name", "extras", "extensions")
 
 def convert_document(
     gltf: Mapping[str, Any], target: Target, *, khr_geometry: khr.GeometryForm = "mesh",
-    godot_capsules: bool = False, report: Report,
+    godot_capsules: bool = False, report: Report, binary: bytes | None = None,
+    base_dir: Path | str | None = None,
 ) -> dict[str, Any]:
     """A copy of `gltf` with its physics and vehicles written as current `target` ("OMI" or
     "KHR"). `khr_geometry` picks KHR `geometry.mesh` or `geometry.node`; `godot_capsules`
-    writes OMI capsules and cylinders in the pre-2025 layout Godot 4 reads."""
+    writes OMI capsules and cylinders in the pre-2025 layout Godot 4 reads. The .glb's
+    `binary` chunk or the .gltf's folder `base_dir` let mesh colliders count in a centre of
+    mass the target must spell out."""
     target = target.upper()  # type: ignore[assignment]
     if target not in TARGETS or khr_geometry not in GEOMETRY_FORMS:
         raise ValueError(f"unknown target {target!r} or KHR geometry form {khr_geometry!r}")
@@ -78,6 +85,7 @@ def convert_document(
     work = _Work(out, NodeGraph.of(out), scene, vehicles, report)
     _upgrade_v1_joints(work)
     _report_compound_parents(work, target)
+    _resolve_centres(work, target, MeshData(out, base_dir, binary))
     if target == "OMI":
         _anchor_world_sides(work)
         _give_joints_own_nodes(work)
@@ -267,6 +275,30 @@ def _keep_static_bodies_apart(work: _Work) -> None:
 def _moves(work: _Work, index: int) -> bool:
     physics = work.scene.nodes.get(index)
     return physics is not None and physics.motion is not None and physics.motion.kind != "static"
+
+
+def _resolve_centres(work: _Work, target: Target, meshes: MeshData) -> None:
+    """Centres of mass in the target's terms: OMI has no computed centre (it is written
+    where engines compute it); a KHR centre at the origin is left to the engine when the
+    colliders are centred there too."""
+    mass = DocumentMass(work.scene, work.graph, meshes)
+    for index, physics in work.scene.nodes.items():
+        motion = physics.motion
+        if motion is None or not is_index(index):
+            continue
+        centre = motion.center_of_mass
+        try:
+            if target == "OMI" and centre is None:
+                centre = centre_of(mass.solid(index))
+            elif target == "KHR" and centre == ZERO3 and centred_on_origin(mass.solid(index)):
+                centre = None
+        except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
+            work.report.warn("mesh-unreadable", f"/nodes/{index}",
+                             f"a collider mesh cannot be read ({exc}): centre of mass not computed")
+            continue
+        if centre != motion.center_of_mass:
+            work.scene.nodes[index] = replace(physics, motion=replace(motion,
+                                                                      center_of_mass=centre))
 
 
 def _report_compound_parents(work: _Work, target: Target) -> None:

@@ -23,6 +23,8 @@ from .model import Shape
 AXIAL_SAMPLES = 4096
 #: A body whose colliders hold less volume than this has no centre or inertia of its own.
 MIN_VOLUME = 1e-12
+#: Centres closer than this to a node's origin are the origin (metres).
+ORIGIN_EPSILON = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,19 @@ def combined(parts: Iterable[MassPart]) -> MassPart | None:
         d = p.centroid - centroid
         moment += p.second_moment + p.volume * np.outer(d, d)
     return MassPart(volume, centroid, moment)
+
+
+def centre_of(part: MassPart | None) -> tuple[float, float, float]:
+    """The centre an engine computes for a body with this solid: its centroid, or the body
+    origin when it has no volume (or its centroid is within ORIGIN_EPSILON of the origin)."""
+    if part is None or float(np.abs(part.centroid).max()) < ORIGIN_EPSILON:
+        return (0.0, 0.0, 0.0)
+    return tuple(float(c) for c in part.centroid)  # type: ignore[return-value]
+
+
+def centred_on_origin(part: MassPart | None) -> bool:
+    """True when the solid holds volume and its centroid is the origin."""
+    return part is not None and centre_of(part) == (0.0, 0.0, 0.0)
 
 
 def principal(inertia: np.ndarray) -> tuple[tuple[float, float, float],

@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     out = convert.convert_document(
         gltf, args.to.upper(), khr_geometry=args.khr_geometry,
-        godot_capsules=args.godot_capsules, report=report,
+        godot_capsules=args.godot_capsules, report=report, binary=binary,
+        base_dir=args.input.parent,
     )
     try:
         args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -18,8 +18,6 @@ from ..model import INFINITE, ZERO3, Motion, Shape
 from .collision_mesh import evaluated_triangles
 from .to_model import placement_of
 
-#: Centres closer than this to the origin are the origin (metres).
-ORIGIN_EPSILON = 1e-6
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0
 #: Blender (x, y, z) → glTF (x, z, −y), as a matrix.
@@ -48,15 +46,10 @@ class BodyMass:
         return motion
 
     def _centroid(self, body: bpy.types.Object) -> tuple[float, float, float]:
-        part = self.part_of(body)
-        if part is None or float(np.abs(part.centroid).max()) < ORIGIN_EPSILON:
-            return ZERO3
-        return tuple(float(c) for c in part.centroid)  # type: ignore[return-value]
+        return mass_properties.centre_of(self.part_of(body))
 
     def _at_origin(self, body: bpy.types.Object) -> bool:
-        """True when the body's colliders hold volume centred on its origin."""
-        part = self.part_of(body)
-        return part is not None and float(np.abs(part.centroid).max()) < ORIGIN_EPSILON
+        return mass_properties.centred_on_origin(self.part_of(body))
 
     def _locked_inertia(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...]:
         """Free moments about the body axes computed from the colliders; locked ones infinite."""

@@ -11,14 +11,12 @@ body (KHR's only form of static). Pure numpy, no bpy.
 
 from __future__ import annotations
 
-import base64
 import functools
 import math
 from collections import defaultdict
 from dataclasses import astuple, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import numpy as np
 
@@ -26,9 +24,9 @@ from gltf_physics.io.asset_files import read_asset
 from gltf_physics.io.codecs.registry import decode_document
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
-from gltf_physics.io.hull import hull_triangles
+from gltf_physics.io.document_mass import body_solid
 from gltf_physics.io.joints import split_limits
-from gltf_physics.io.mass_properties import MassPart, combined, placed, shape_part
+from gltf_physics.io.mesh_data import MeshData
 from gltf_physics.io.model import Joint, JointDrive, JointLimit, PhysicsMaterial, Shape
 from gltf_physics.io.node_graph import NodeGraph, compose, decompose
 
@@ -159,7 +157,7 @@ class _Resolver:
     def __init__(self, gltf: dict[str, Any], base_dir: Path | str | None, binary: bytes | None):
         self.scene = decode_document(DocumentView.from_json(gltf), Report())
         self.graph, self.names = NodeGraph.of(gltf), node_labels(gltf)
-        self.meshes = _Meshes(gltf, base_dir, binary)
+        self.meshes = MeshData(gltf, base_dir, binary)
         self.world = functools.cache(self.graph.world)
         self.motions = {i: p.motion for i, p in self.scene.nodes.items() if p.motion is not None}
         moving = {i for i, m in self.motions.items() if m.kind != "static"}
@@ -200,8 +198,8 @@ class _Resolver:
         finite_mass = m.mass is not None and 0 < m.mass < math.inf
         if center is None or (m.inertia_diagonal is None and finite_mass):
             to_body = np.linalg.pinv(self.world(index))
-            whole = combined(placed(part, to_body @ self.world(node)) for node, shape in solids
-                             if (part := _mass_part(shape, self.meshes)) is not None)
+            whole = body_solid(((self.world(node), shape) for node, shape in solids), to_body,
+                               self.meshes)
             if whole is not None:
                 center = center or tuple(float(v) for v in whole.centroid)
                 computed = Inertia(np.zeros((3, 3)), whole.inertia(m.mass)) if finite_mass \
@@ -240,16 +238,7 @@ def _rigid(matrix: np.ndarray) -> np.ndarray:
     return compose(translation, rotation, (1.0, 1.0, 1.0))
 
 
-def _mass_part(shape: Shape, meshes: _Meshes) -> MassPart | None:
-    triangles = None
-    if shape.kind == "trimesh":
-        triangles = meshes.mesh(shape.mesh)[1]
-    elif shape.kind == "convex":
-        triangles = meshes.hull(shape.mesh)
-    return shape_part(shape, triangles)
-
-
-def _shape_meaning(shape: Shape, world: np.ndarray, meshes: _Meshes) -> ShapeMeaning:
+def _shape_meaning(shape: Shape, world: np.ndarray, meshes: MeshData) -> ShapeMeaning:
     """World geometry: box corners; sphere centre and radii; capsule and cylinder axis ends
     with their radii; plane normal, offset and corners; a convex hull's bounds; a triangle
     mesh's bounds, area and area centroid."""
@@ -290,64 +279,6 @@ def _shape_meaning(shape: Shape, world: np.ndarray, meshes: _Meshes) -> ShapeMea
             centre = (areas[:, None] * tri.mean(axis=1)).sum(axis=0) / max(areas.sum(), 1e-30)
             features["area and area centroid"] = np.append(total, centre)[None]
     return ShapeMeaning(kind, features)
-
-
-_COMPONENTS = {5120: ("i1", 127), 5121: ("u1", 255), 5122: ("<i2", 32767),
-               5123: ("<u2", 65535), 5125: ("<u4", 0), 5126: ("<f4", 0)}
-_WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
-
-
-class _Meshes:
-    """Reads mesh positions and triangles from a document's buffers (cached)."""
-
-    def __init__(self, gltf: dict[str, Any], base_dir: Path | str | None, binary: bytes | None):
-        self.gltf, self.base_dir, self.binary = gltf, base_dir, binary
-        self.buffers: dict[int, bytes] = {}
-        self.meshes: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
-        self.hull = functools.cache(lambda mesh: hull_triangles(self.mesh(mesh)[0]))
-
-    def buffer(self, index: int) -> bytes:
-        if index not in self.buffers:
-            uri = self.gltf["buffers"][index].get("uri")
-            if uri is None:
-                if self.binary is None:
-                    raise ValueError(f"buffer {index} is a GLB chunk, but no binary was given")
-                self.buffers[index] = self.binary
-            elif uri.startswith("data:"):
-                self.buffers[index] = base64.b64decode(uri.split(",", 1)[1])
-            elif self.base_dir is None:
-                raise ValueError(f"buffer {uri!r} is a file, but no base_dir was given")
-            else:
-                self.buffers[index] = (Path(self.base_dir) / unquote(uri)).read_bytes()
-        return self.buffers[index]
-
-    def accessor(self, index: int) -> np.ndarray:
-        """An accessor's values as floats, one row per element (sparse parts ignored)."""
-        acc = self.gltf["accessors"][index]
-        code, norm = _COMPONENTS[acc["componentType"]]
-        dtype, width, count = np.dtype(code), _WIDTHS[acc["type"]], acc["count"]
-        if "bufferView" not in acc:
-            return np.zeros((count, width))
-        view = self.gltf["bufferViews"][acc["bufferView"]]
-        start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
-        stride = view.get("byteStride") or dtype.itemsize * width
-        data = np.ndarray((count, width), dtype, self.buffer(view["buffer"]), start,
-                          (stride, dtype.itemsize)).astype(float)
-        return np.maximum(data / norm, -1.0) if acc.get("normalized") and norm else data
-
-    def mesh(self, index: Any) -> tuple[np.ndarray, np.ndarray]:
-        """All primitives' positions (n×3) and triangles (m×3×3, mode 4 only)."""
-        if index not in self.meshes:
-            points, triangles = [np.zeros((0, 3))], [np.zeros((0, 3, 3))]
-            for primitive in self.gltf["meshes"][index].get("primitives", []):
-                positions = self.accessor(primitive["attributes"]["POSITION"])
-                points.append(positions)
-                if primitive.get("mode", 4) == 4:
-                    order = (self.accessor(primitive["indices"]).astype(int).ravel()
-                             if "indices" in primitive else np.arange(len(positions)))
-                    triangles.append(positions[order[: len(order) // 3 * 3].reshape(-1, 3)])
-            self.meshes[index] = (np.concatenate(points), np.concatenate(triangles))
-        return self.meshes[index]
 
 
 # -- comparing ---------------------------------------------------------------------------------

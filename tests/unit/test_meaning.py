@@ -338,7 +338,7 @@ def test_a_plane_written_as_a_box_is_flagged_for_omi() -> None:
 def test_external_buffers_need_a_folder() -> None:
     doc = with_mesh(khr([node("Mesh", {"collider": {"geometry": {"mesh": 0}}})]), CUBE_POINTS)
     doc["buffers"][0]["uri"] = "cube.bin"
-    with pytest.raises(ValueError, match="no base_dir"):
+    with pytest.raises(ValueError, match="no folder"):
         physics_meaning(doc)
 
 
