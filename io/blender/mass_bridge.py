@@ -31,6 +31,8 @@ class BodyMass:
         self.yup = yup
         self.report = report
         self._shape_parts: dict[Shape, MassPart | None] = {}
+        self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
+        self._children: dict[str, list[bpy.types.Object]] | None = None
         self._bounds: dict[Hashable, Any] = {}
 
     def resolve(self, motion: Motion, body: bpy.types.Object, target: str) -> Motion:
@@ -77,13 +79,33 @@ class BodyMass:
 
     def part_of(self, body: bpy.types.Object) -> MassPart | None:
         """The solid of the body's colliders (triggers excluded) in its node space."""
-        if not body.children:  # the common case: no matrices to compose
+        if not self._children_of(body):  # the common case: no matrices to compose
             return self._placed(body, None) if _is_collider(body) else None
         to_body = np.array(body.matrix_world.inverted_safe(), dtype=float)
-        parts = [part for obj in _colliders_of(body) if (part := self._placed(obj, to_body))]
+        parts = [part for obj in self._colliders_of(body)
+                 if (part := self._placed(obj, to_body))]
         if len(parts) == 1:
             return parts[0]
         return mass_properties.combined(parts)
+
+    def _children_of(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
+        """`obj.children` from a map built once (Object.children scans every object)."""
+        if self._children is None:
+            self._children = {}
+            for child in bpy.data.objects:
+                if child.parent is not None:
+                    self._children.setdefault(child.parent.name, []).append(child)
+        return self._children.get(obj.name, [])
+
+    def _colliders_of(self, body: bpy.types.Object) -> Iterator[bpy.types.Object]:
+        """The body and its descendants up to other bodies that carry a collider shape."""
+        stack = [body]
+        while stack:
+            obj = stack.pop()
+            if _is_collider(obj):
+                yield obj
+            stack.extend(child for child in self._children_of(obj)
+                         if child.gltf_physics.motion_type == "NONE")
 
     def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
         """The collider's solid in the body's node space (`to_body` None: `obj` is the body)."""
@@ -114,33 +136,41 @@ class BodyMass:
     def _to_gltf(self, blender: np.ndarray) -> np.ndarray:
         return TO_YUP @ blender @ TO_YUP.T if self.yup else blender
 
-    def _mesh_part(self, obj: bpy.types.Object, to_body: np.ndarray) -> MassPart | None:
+    def _mesh_part(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
+        """A convex or triangle-mesh collider's solid; an unmodified mesh's solid is
+        computed once (in its own space) and placed."""
         props = obj.gltf_physics
         source = obj if props.mesh_source == "SELF" else props.mesh_object
         if source is None or source.type != "MESH":
             return None
-        depsgraph = bpy.context.evaluated_depsgraph_get()
+        shared = not source.modifiers and source.data.shape_keys is None
+        key = (source.data.as_pointer(), props.shape_type) if shared else None
+        if key is None or key not in self._mesh_parts:
+            part = self._evaluated_part(source, props.shape_type == "CONVEX")
+            if key is None:
+                return None if part is None else self._place(part, obj, source, to_body)
+            self._mesh_parts[key] = part
+        part = self._mesh_parts[key]
+        return None if part is None else self._place(part, obj, source, to_body)
+
+    def _place(self, part: MassPart, obj: bpy.types.Object, source: bpy.types.Object,
+               to_body: np.ndarray | None) -> MassPart:
+        """A solid in `source`'s space placed in the body's node space."""
         if to_body is None:
+            if source is obj:
+                return part
             to_body = np.array(obj.matrix_world.inverted_safe(), dtype=float)
-        data = evaluated_triangles(source, depsgraph, to_body @ np.array(source.matrix_world),
-                                   self.yup)
+        return mass_properties.placed(part, self._to_gltf(to_body @ np.array(source.matrix_world)))
+
+    def _evaluated_part(self, source: bpy.types.Object, convex: bool) -> MassPart | None:
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        data = evaluated_triangles(source, depsgraph, np.eye(4), self.yup)
         if data is None:
             return None
         points, faces = data
-        if props.shape_type == "CONVEX":
+        if convex:
             return mass_properties.mesh_part(hull_triangles(points))
         return mass_properties.mesh_part(points[faces].astype(np.float64))
-
-
-def _colliders_of(body: bpy.types.Object) -> Iterator[bpy.types.Object]:
-    """The body and its descendants up to other bodies that carry a collider shape."""
-    stack = [body]
-    while stack:
-        obj = stack.pop()
-        if _is_collider(obj):
-            yield obj
-        stack.extend(child for child in obj.children
-                     if child.gltf_physics.motion_type == "NONE")
 
 
 def _is_collider(obj: bpy.types.Object) -> bool:

@@ -349,7 +349,8 @@ def _simulated(
 def _configure(settings: bpy.types.RigidBodyObject, body: PreviewBody) -> None:
     props = body.obj.gltf_physics
     settings.type = "PASSIVE" if body.motion == "STATIC" else "ACTIVE"
-    settings.kinematic = body.motion == "KINEMATIC"
+    # Blender has no infinite mass: such a body is held still, as a kinematic one.
+    settings.kinematic = body.motion == "KINEMATIC" or props.mass_mode == "INFINITE"
     settings.mass = props.mass
     settings.linear_damping = 0.0
     settings.angular_damping = 0.0
