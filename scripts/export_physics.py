@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Export .blend files to glTF with their gltf_physics physics, from the command line.
+
+    blender --background --python scripts/export_physics.py -- a.blend b.blend --out dist/
+    python3.11 scripts/export_physics.py a.blend b.blend --out dist/ --format omi   # bpy module
+
+The extension must be installed (any repository, e.g. user_default); run from a checkout, the
+checkout itself is used when it is not. Exit status: 0 when every file exported, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+MODULE_NAME = "gltf_physics"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("blend_files", nargs="+", type=Path, help=".blend files to export")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the exported files")
+    parser.add_argument("--format", choices=("khr", "omi", "none"), default=None,
+                        help="physics format (default: each file's own scene setting)")
+    parser.add_argument("--khr-geometry", choices=("mesh", "node"), default=None,
+                        help="KHR mesh colliders as geometry.mesh (2026-01) or .node (2025-10)")
+    parser.add_argument("--godot-capsules", action="store_true",
+                        help="OMI capsules and cylinders in the pre-2025 layout Godot 4 reads")
+    parser.add_argument("--gltf", action="store_true", help="write .gltf + .bin instead of .glb")
+    return parser.parse_args(argv)
+
+
+def blender_argv() -> list[str]:
+    """The script's own arguments: after `--` under `blender --python`, else sys.argv[1:]."""
+    return sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
+
+
+def enable_extension() -> str:
+    """Enable gltf_physics from wherever it is installed (or this checkout); its module."""
+    import bpy  # noqa: I001 (first: it makes Blender's addon_utils importable)
+    import addon_utils
+
+    for module in addon_utils.modules(refresh=True):
+        name = module.__name__
+        if name.startswith("bl_ext.") and name.endswith(f".{MODULE_NAME}") \
+                and addon_utils.enable(name, default_set=True) is not None:
+            return name
+    checkout = Path(__file__).resolve().parents[1]
+    if not (checkout / "blender_manifest.toml").is_file():
+        raise SystemExit("gltf_physics is not installed: install its zip first (README)")
+    repo_dir = Path(tempfile.mkdtemp(prefix="gltf_physics_checkout_"))
+    (repo_dir / MODULE_NAME).symlink_to(checkout, target_is_directory=True)
+    bpy.context.preferences.extensions.repos.new(
+        name="checkout", module="checkout", custom_directory=str(repo_dir), source="USER")
+    name = f"bl_ext.checkout.{MODULE_NAME}"
+    if addon_utils.enable(name, default_set=True) is None:
+        raise SystemExit(f"could not enable {name}")
+    return name
+
+
+def export_file(blend: Path, args: argparse.Namespace) -> Path:
+    """Open `blend` and export its scene with physics; the written path."""
+    import bpy
+
+    bpy.ops.wm.open_mainfile(filepath=str(blend))
+    settings = bpy.context.scene.gltf_physics
+    if args.format is not None:
+        settings.export_format = args.format.upper()
+    if args.khr_geometry is not None:
+        settings.khr_geometry = args.khr_geometry.upper()
+    if args.godot_capsules:
+        settings.omi_round_layout = "GODOT4"
+    target = args.out / f"{blend.stem}.{'gltf' if args.gltf else 'glb'}"
+    bpy.ops.export_scene.gltf(filepath=str(target),
+                              export_format="GLTF_SEPARATE" if args.gltf else "GLB")
+    return target
+
+
+def main(argv: list[str]) -> int:
+    """Export every file; the exit status."""
+    args = parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    print(f"gltf_physics enabled as {enable_extension()}")
+    failed = 0
+    for blend in args.blend_files:
+        try:
+            target = export_file(blend, args)
+        except (RuntimeError, OSError) as exc:
+            failed += 1
+            print(f"error: {blend}: {exc}", file=sys.stderr)
+            continue
+        print(f"wrote {target}")
+    print(f"{len(args.blend_files) - failed} of {len(args.blend_files)} file(s) exported")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(blender_argv()))
