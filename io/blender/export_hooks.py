@@ -182,10 +182,9 @@ class PhysicsExportExtension:
             self.report.warn("static-in-moving-body", obj.name,
                              "a static body under a moving body is written as kinematic")
             motion = replace(motion, kind="kinematic")
-        if motion is not None:
-            motion = self._resolved(motion, obj)
         shape_part = None
         shape_node = node
+        placement = None
         if props.shape_type != "NONE":
             placement = placement_of(obj, self._mesh_ref(node, obj, props, yup), yup,
                                      self.bounds, props)
@@ -198,6 +197,8 @@ class PhysicsExportExtension:
                     )
                     node.children.append(shape_node)
                 shape_part = self._shape_part(props, placement.shape)
+        if motion is not None:
+            motion = self._resolved(motion, obj, placement)
         if shape_node is node and shape_part is not None:
             body = self._merged(motion, shape_part)
             shape_part = None
@@ -229,11 +230,11 @@ class PhysicsExportExtension:
                props.linear_velocity, props.angular_velocity, props.gravity_factor, yup)
         return self._share(key, lambda: motion_of(props, yup))
 
-    def _resolved(self, motion: Motion, obj: bpy.types.Object) -> Motion:
+    def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
         """The motion with what the format cannot leave to the engine computed (shared)."""
         if self.body_mass is None:
             self.body_mass = BodyMass(self.yup, self.report)
-        resolved = self.body_mass.resolve(motion, obj, self.format)
+        resolved = self.body_mass.resolve(motion, obj, self.format, own)
         if resolved is motion:
             return motion
         key = ("resolved", id(motion), resolved.center_of_mass, resolved.inertia_diagonal)

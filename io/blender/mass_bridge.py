@@ -14,9 +14,9 @@ from .. import mass_properties
 from ..diagnostics import Report
 from ..hull import hull_triangles
 from ..mass_properties import MassPart
-from ..model import INFINITE, ZERO3, Motion, Shape
+from ..model import INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
 from .collision_mesh import evaluated_triangles
-from .to_model import placement_of
+from .to_model import ShapePlacement, placement_of
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0
@@ -33,25 +33,34 @@ class BodyMass:
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[str, list[bpy.types.Object]] | None = None
+        self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
-    def resolve(self, motion: Motion, body: bpy.types.Object, target: str) -> Motion:
-        """`motion` with what `target` ("OMI"/"KHR") cannot leave to the engine computed."""
-        props = body.gltf_physics
+    def resolve(self, motion: Motion, body: bpy.types.Object, target: str,
+                own: ShapePlacement | None = None) -> Motion:
+        """`motion` with what `target` ("OMI"/"KHR") cannot leave to the engine computed.
+        `own`: the placement of the body's own shape, when the caller has it."""
+        if own is None or self._children_of(body):
+            return self._resolve(motion, body, target, own)
+        # A body with only its own shape: equal settings and shapes resolve alike.
+        key = (id(motion), id(own), target)
+        found = self._resolved.get(key)
+        if found is None or found[0] is not motion or found[1] is not own:
+            found = (motion, own, self._resolve(motion, body, target, own))
+            self._resolved[key] = found
+        return found[2]
+
+    def _resolve(self, motion: Motion, body: bpy.types.Object, target: str,
+                 own: ShapePlacement | None) -> Motion:
         if target == "OMI" and motion.center_of_mass is None:
-            centre = self._centroid(body)
+            centre = mass_properties.centre_of(self.part_of(body, own))
             motion = replace(motion, center_of_mass=centre)
-        elif target == "KHR" and motion.center_of_mass == ZERO3 and self._at_origin(body):
+        elif target == "KHR" and motion.center_of_mass == ZERO3 \
+                and mass_properties.centred_on_origin(self.part_of(body, own)):
             motion = replace(motion, center_of_mass=None)  # the engine computes the origin too
-        if motion.inertia_diagonal is None and any(props.lock_rotation):
+        if motion.inertia_diagonal is None and any(body.gltf_physics.lock_rotation):
             motion = replace(motion, inertia_diagonal=self._locked_inertia(motion, body))
         return motion
-
-    def _centroid(self, body: bpy.types.Object) -> tuple[float, float, float]:
-        return mass_properties.centre_of(self.part_of(body))
-
-    def _at_origin(self, body: bpy.types.Object) -> bool:
-        return mass_properties.centred_on_origin(self.part_of(body))
 
     def _locked_inertia(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...]:
         """Free moments about the body axes computed from the colliders; locked ones infinite."""
@@ -77,10 +86,15 @@ class BodyMass:
                                         - np.outer(offset, offset))
         return tuple(INFINITE if lock else float(inertia[i, i]) for i, lock in enumerate(locks))
 
-    def part_of(self, body: bpy.types.Object) -> MassPart | None:
+    def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
+                ) -> MassPart | None:
         """The solid of the body's colliders (triggers excluded) in its node space."""
         if not self._children_of(body):  # the common case: no matrices to compose
-            return self._placed(body, None) if _is_collider(body) else None
+            if not _is_collider(body):
+                return None
+            if own is not None and own.shape.kind not in MESH_SHAPES:
+                return self._analytic_part(own, None)
+            return self._placed(body, None)
         to_body = np.array(body.matrix_world.inverted_safe(), dtype=float)
         parts = [part for obj in self._colliders_of(body)
                  if (part := self._placed(obj, to_body))]
@@ -113,8 +127,12 @@ class BodyMass:
         if props.shape_type in ("CONVEX", "TRIMESH"):
             return self._mesh_part(obj, to_body)
         placement = placement_of(obj, None, self.yup, self._bounds)
-        if placement is None:
-            return None
+        return None if placement is None else self._analytic_part(placement, obj, to_body)
+
+    def _analytic_part(self, placement: ShapePlacement, obj: bpy.types.Object | None,
+                       to_body: np.ndarray | None = None) -> MassPart | None:
+        """An analytic shape's solid placed in the body's node space (`to_body` None: on the
+        body itself; otherwise `obj` is the collider object)."""
         if placement.shape not in self._shape_parts:
             self._shape_parts[placement.shape] = mass_properties.shape_part(placement.shape)
         part = self._shape_parts[placement.shape]
@@ -129,7 +147,7 @@ class BodyMass:
             local[:3, :3] = _rotation(placement.rotation)
         if placement.translation is not None:
             local[:3, 3] = placement.translation
-        if to_body is not None:
+        if to_body is not None and obj is not None:
             local = self._to_gltf(to_body @ np.array(obj.matrix_world)) @ local
         return mass_properties.placed(part, local)
 
