@@ -341,9 +341,7 @@ def _encode(work: _Work, target: Target, form: str, godot_capsules: bool) -> Enc
 
 def _copy_issues(source: Report, target: Report) -> None:
     """Codec issues name nodes as "node N": turn those into JSON pointers."""
-    for issue in source.issues:
-        where = re.sub(r"^node (\d+)$", r"/nodes/\1", issue.where)
-        target.add(issue.severity, issue.code, where, issue.message)
+    target.merge(source, lambda where: re.sub(r"^node (\d+)$", r"/nodes/\1", where))
 
 
 def _collision_meshes(scene: PhysicsScene) -> list[int]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,15 +24,49 @@ class Issue:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+#: Issues listed per code; further ones of that code are only counted (a bad array of
+#: 100,000 entries must not cost 100,000 log lines).
+LIST_LIMIT = 100
+
+
 @dataclass(slots=True)
 class Report:
-    """Collects issues; codecs append to it instead of raising."""
+    """Collects issues; codecs append to it instead of raising. The first `LIST_LIMIT`
+    issues of each code are kept; the rest are counted in `unlisted`."""
 
     issues: list[Issue] = field(default_factory=list)
+    unlisted: Counter[str] = field(default_factory=Counter)
+    _listed: Counter[str] = field(default_factory=Counter)
+    _unlisted_severity: dict[str, Severity] = field(default_factory=dict)
 
     def add(self, severity: Severity, code: str, where: str, message: str) -> None:
-        """Record one issue."""
+        """Record one issue (only counted beyond `LIST_LIMIT` of its code)."""
+        if self._listed[code] >= LIST_LIMIT:
+            self.unlisted[code] += 1
+            self._unlisted_severity.setdefault(code, severity)
+            return
+        self._listed[code] += 1
         self.issues.append(Issue(severity, code, where, message))
+
+    @property
+    def count(self) -> int:
+        """Every issue recorded, listed or not."""
+        return len(self.issues) + sum(self.unlisted.values())
+
+    def listed(self) -> list[Issue]:
+        """The kept issues, then one line per code with unlisted issues."""
+        more = [Issue(self._unlisted_severity[code], code, "",
+                      f"{n} more {code} issue{'s' if n > 1 else ''} not listed")
+                for code, n in self.unlisted.items()]
+        return self.issues + more
+
+    def merge(self, other: Report, where: Callable[[str], str] = str) -> None:
+        """Add `other`'s issues (their locations passed through `where`) and counts."""
+        for issue in other.issues:
+            self.add(issue.severity, issue.code, where(issue.where), issue.message)
+        for code, n in other.unlisted.items():
+            self.unlisted[code] += n
+            self._unlisted_severity.setdefault(code, other._unlisted_severity[code])
 
     def warn(self, code: str, where: str, message: str) -> None:
         """Record a warning (bad data that was skipped or repaired)."""
@@ -51,10 +86,12 @@ class Report:
 
     def summary(self) -> str:
         """One line for an operator report, e.g. '2 warnings (bad-index, not-a-number)'."""
-        warnings = self.of("warning") + self.of("error")
-        if not warnings:
+        codes = Counter(issue.code for issue in self.of("warning") + self.of("error"))
+        codes.update({code: n for code, n in self.unlisted.items()
+                      if self._unlisted_severity[code] != "info"})
+        total = sum(codes.values())
+        if not total:
             return ""
-        codes = Counter(issue.code for issue in warnings)
         listed = ", ".join(f"{code}×{n}" if n > 1 else code for code, n in codes.most_common(4))
-        plural = "s" if len(warnings) > 1 else ""
-        return f"{len(warnings)} physics problem{plural} ({listed}); see the log"
+        plural = "s" if total > 1 else ""
+        return f"{total} physics problem{plural} ({listed}); see the log"

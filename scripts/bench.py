@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 if __package__:  # imported as scripts.bench (the tests share its mesh builders)
+    from . import bench_repeat
     from .convert import load_module
 else:  # run as a script: scripts/ is sys.path[0]
+    import bench_repeat
     from convert import load_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +111,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--profile", action="store_true",
                         help="also cProfile each phase at the largest size; list our hot spots")
     parser.add_argument("--skip-hull", action="store_true", help="leave out the hull benchmark")
+    parser.add_argument("--skip-repeat", action="store_true",
+                        help="leave out the repeated imports of a file with a bad array")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
@@ -306,6 +310,12 @@ def main(argv: list[str]) -> int:
         targets += hull_targets
     report["overlay"] = run_worker({"kind": "overlay", "count": OVERLAY_COLLIDERS})
     print_overlay(report["overlay"])
+    if not args.skip_repeat:
+        report["repeat"] = bench_repeat.measure(run_worker, CACHE / "repeat")
+        if report["repeat"] is not None:
+            repeat_targets = bench_repeat.report(report["repeat"])
+            print_verdicts(repeat_targets)
+            targets += repeat_targets
     if args.profile:
         report["profiles"] = profile_phases(max(args.size_list))
     report["targets"] = targets
@@ -324,9 +334,10 @@ def worker(spec: dict[str, Any]) -> int:
     user = tempfile.mkdtemp(prefix="gltf_physics_bench_")
     os.environ["BLENDER_USER_RESOURCES"] = user  # before bpy: never touch real config
     try:
-        result = {"build": build_worker, "phase": phase_worker, "hull": hull_worker,
-                  "overlay": overlay_worker}[
-            spec["kind"]](spec, Path(user))
+        workers = {"build": build_worker, "phase": phase_worker, "hull": hull_worker,
+                   "overlay": overlay_worker,
+                   "repeat": lambda s, u: bench_repeat.repeat_worker(s, u, enable_addon)}
+        result = workers[spec["kind"]](spec, Path(user))
     finally:
         shutil.rmtree(user, ignore_errors=True)
     print(RESULT_TAG + json.dumps(result), flush=True)

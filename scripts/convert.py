@@ -104,11 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         if binary is None:
             asset_files.copy_resources(out, args.input.parent, args.output.parent, report)
         if args.report is not None:
-            write_report(args.report, args, report.issues)
+            write_report(args.report, args, report.listed())
     except (OSError, ValueError) as exc:
         print(f"error: cannot write {args.output}: {exc}", file=sys.stderr)
         return 1
-    print_issues(report.issues)
+    print_issues(report.listed())
     warnings = len(report.of("warning")) + len(report.of("error"))
     print(f"wrote {args.output} ({args.to.upper()}): {warnings} warning(s), "
           f"{len(report.of('info'))} note(s)")

@@ -500,7 +500,7 @@ class PhysicsExportExtension:
 
     def _log(self, export_settings: dict) -> None:
         log = export_settings.get("log")
-        for issue in self.report.issues:
+        for issue in self.report.listed():
             if log is not None:
                 log.warning(f"gltf_physics: {issue} [{issue.code}]")
         summary = self.report.summary()

@@ -240,7 +240,7 @@ class PhysicsImportExtension:
                     obj.gltf_physics.join_compound_trigger = descendant in trigger.nodes
 
     def _log(self, gltf: Any) -> None:
-        for issue in self.report.issues:
+        for issue in self.report.listed():
             LOG.warning("gltf_physics: %s", issue)
             if issue.severity != "info":
                 gltf.log.warning(f"gltf_physics: {issue} [{issue.code}]")

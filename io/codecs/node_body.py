@@ -146,10 +146,10 @@ def decode_nodes(
         if key is not None and key in decoded:
             physics = decoded[key]
         else:
-            issues_before = len(read.report.issues)
+            issues_before = read.report.count
             where = f"/nodes/{index}/extensions/{extension}"
             physics = decode_node(payload, where, read, pools, geometry, view, index, motion)
-            if key is not None and len(read.report.issues) == issues_before:
+            if key is not None and read.report.count == issues_before:
                 decoded[key] = physics
         if physics is not None:
             scene.nodes[index] = physics
@@ -207,9 +207,9 @@ class NodeEncoder:
         found = self.written.get(id(physics))
         if found is not None and found[0] is physics:
             return found[1]
-        issues_before = len(self.report.issues)
+        issues_before = self.report.count
         payload = encode(ref, physics, self)
-        if len(self.report.issues) == issues_before:
+        if self.report.count == issues_before:
             self.written[id(physics)] = (physics, payload)
         return payload
 
