@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import Shape
+from .model import MESH_SHAPES, Shape
 
 #: Samples along the axis of a capsule or cylinder (a tapered one has no closed form here).
 AXIAL_SAMPLES = 4096
@@ -55,7 +55,7 @@ def shape_part(shape: Shape, triangles: np.ndarray | None = None) -> MassPart | 
         return _centred(volume, np.eye(3) * volume * shape.radius ** 2 / 5.0)
     if shape.kind in ("capsule", "cylinder"):
         return _revolved(shape)
-    if shape.kind in ("convex", "trimesh") and triangles is not None:
+    if shape.kind in MESH_SHAPES and triangles is not None:
         return mesh_part(triangles)
     return None
 

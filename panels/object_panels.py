@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender.joint_bridge import body_of
+from ..io.blender.properties import MESH_SHAPE_ITEMS
 
 SIZE_FIELDS = {
     "BOX": ("box_size",),
@@ -97,7 +98,7 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         layout.prop(props, "shape_role", expand=True)
-        if props.shape_type in ("CONVEX", "TRIMESH"):
+        if props.shape_type in MESH_SHAPE_ITEMS:
             layout.prop(props, "mesh_source")
             if props.mesh_source == "OBJECT":
                 layout.prop(props, "mesh_object")

@@ -29,6 +29,7 @@ from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .joint_bridge import body_of, on_bone_node, settings_of
 from .mass_bridge import BodyMass
+from .properties import MESH_SHAPE_ITEMS
 from .stored_settings import snapshot
 from .to_model import filter_of, material_of, motion_of, placement_of
 from .vehicle_bridge import has_vehicle_data, vehicle_node_of
@@ -73,7 +74,7 @@ def _stands_for_bone(obj: Any, yup: bool) -> bool:
 
 
 def _uses_own_mesh(props: Any) -> bool:
-    return props.shape_type in ("CONVEX", "TRIMESH") and props.mesh_source == "SELF"
+    return props.shape_type in MESH_SHAPE_ITEMS and props.mesh_source == "SELF"
 
 
 class PhysicsExportExtension:
@@ -261,7 +262,7 @@ class PhysicsExportExtension:
 
     def _mesh_ref(self, node: Any, obj: bpy.types.Object, props: Any, yup: bool) -> Any:
         """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""
-        if props.shape_type not in ("CONVEX", "TRIMESH"):
+        if props.shape_type not in MESH_SHAPE_ITEMS:
             return None
         if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only:
             return node.mesh  # the visible mesh: no duplicate geometry in the file

@@ -10,7 +10,16 @@ import bpy
 
 from .. import axes
 from ..diagnostics import Report
-from ..model import Collider, CollisionFilter, Motion, NodePhysics, PhysicsMaterial, Shape, Trigger
+from ..model import (
+    MESH_SHAPES,
+    Collider,
+    CollisionFilter,
+    Motion,
+    NodePhysics,
+    PhysicsMaterial,
+    Shape,
+    Trigger,
+)
 from .properties import ENGINE_COMBINE, MAX_LAYERS
 from .stored_settings import defaults_of, is_untouched
 
@@ -143,7 +152,7 @@ class PropertyWriter:
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
         props.shape_rotation = (1.0, 0.0, 0.0, 0.0)
-        if shape.kind in ("convex", "trimesh"):
+        if shape.kind in MESH_SHAPES:
             mesh = shape.mesh if isinstance(shape.mesh, int) else None
             if mesh is not None and mesh == own_mesh:
                 props.mesh_source = "SELF"

@@ -16,6 +16,7 @@ from ..hull import hull_triangles
 from ..mass_properties import MassPart
 from ..model import INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
 from .collision_mesh import evaluated_triangles
+from .properties import MESH_SHAPE_ITEMS
 from .to_model import ShapePlacement, placement_of
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
@@ -124,7 +125,7 @@ class BodyMass:
     def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
         """The collider's solid in the body's node space (`to_body` None: `obj` is the body)."""
         props = obj.gltf_physics
-        if props.shape_type in ("CONVEX", "TRIMESH"):
+        if props.shape_type in MESH_SHAPE_ITEMS:
             return self._mesh_part(obj, to_body)
         placement = placement_of(obj, None, self.yup, self._bounds)
         return None if placement is None else self._analytic_part(placement, obj, to_body)

@@ -35,6 +35,7 @@ constraint capped by the impulse). object1 is body A: the constraint object goes
 object2 is the connected body. Disable Collisions ↔ not Collide Connected.
 """
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -53,18 +54,18 @@ from ..joints import (
 from ..model import JointDrive, JointLimit, JointSettings
 from .fitting import Fit, apply_fit, fit_shape, fit_signature, local_bounds
 from .joint_bridge import body_of, preset_of, reparent_keep_world, settings_of, write_settings
+from .properties import MAX_LAYERS
 from .to_model import dimensions_of
 
 FROM_NATIVE = "FROM_NATIVE"
 TO_NATIVE = "TO_NATIVE"
 COLLECTION_COUNT = 20
-MAX_LAYERS = 32
 DEFAULT_COLLECTIONS = (True,) + (False,) * (COLLECTION_COUNT - 1)
 NO_LAYERS = (False,) * MAX_LAYERS
 LAYER_NAME = re.compile(r"Collection (\d+)")
 PREVIEW_PREFIX = "gltf_physics_preview"
 TOLERANCE = 1e-5
-HALF_PI = 1.5707963267948966
+HALF_PI = math.pi / 2
 SHAPE_FROM_NATIVE = {"BOX": "BOX", "SPHERE": "SPHERE", "CAPSULE": "CAPSULE",
                      "CYLINDER": "CYLINDER", "CONE": "CYLINDER", "CONVEX_HULL": "CONVEX",
                      "MESH": "TRIMESH"}

@@ -5,6 +5,8 @@ Property names are format-neutral; JSON keys live only in the codecs. Lengths ar
 object's local (unscaled) space, Blender axes: capsules and cylinders run along local Z.
 """
 
+import math
+
 import bpy
 from bpy.props import (
     BoolProperty,
@@ -18,7 +20,12 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..model import MESH_SHAPES
+from ..vehicle_model import MAX_ANGLE
+
 MAX_LAYERS = 32
+#: The shape items that use a mesh (the model's MESH_SHAPES, in Blender's spelling).
+MESH_SHAPE_ITEMS = frozenset(kind.upper() for kind in MESH_SHAPES)
 MIN_SIZE = 1e-4
 
 MOTION_ITEMS = (
@@ -73,7 +80,7 @@ AXIS_KIND_ITEMS = (
     ("LINEAR", "Linear", "Movement along axes (metres)"),
     ("ANGULAR", "Angular", "Rotation about axes (angles)"),
 )
-DEG45 = 0.7853981633974483
+DEG45 = math.pi / 4
 
 
 def _poll_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
@@ -96,7 +103,6 @@ PART_ITEMS = (
     ("HOVER_THRUSTER", "Hover Thruster", "A hover thruster pushing along local −Y, stronger "
      "near the ground"),
 )
-PI = 3.1415925
 
 
 def _rate(name: str, description: str, default: float = -1.0) -> FloatProperty:
@@ -380,7 +386,7 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     )
     joint_cone_angle: FloatProperty(
         name="Cone Angle", description="Largest swing away from the twist axis",
-        subtype="ANGLE", default=DEG45, min=0.0, max=3.141592653589793,
+        subtype="ANGLE", default=DEG45, min=0.0, max=math.pi,
     )
     joint_limits: CollectionProperty(type=GltfPhysicsJointLimitProperties, name="Limits")
     joint_active_limit: IntProperty(name="Active Limit", description="Selected limit")
@@ -439,7 +445,7 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     )
     wheel_max_steering_angle: FloatProperty(
         name="Max Steering Angle", description="Largest steering angle; 0 does not steer",
-        default=0.0, min=0.0, max=PI, subtype="ANGLE",
+        default=0.0, min=0.0, max=MAX_ANGLE, subtype="ANGLE",
     )
     wheel_propulsion_force_change_rate: _rate(
         "Propulsion Change Rate", "How fast the propulsion force changes (N/s)")
@@ -492,7 +498,7 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
         "Linear Gimbal Adjust", "How much the gimbal turns to help linear input", 0.5)
     gimbal_max: FloatProperty(
         name="Max Gimbal", description="Largest gimbal angle of the thruster", default=0.0,
-        min=0.0, max=PI, subtype="ANGLE",
+        min=0.0, max=MAX_ANGLE, subtype="ANGLE",
     )
     gimbal_change_rate: _rate("Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0)
     gimbal_target_ratio: FloatVectorProperty(
@@ -514,7 +520,7 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     )
     seat_angle: FloatProperty(
         name="Spine Angle", description="Angle of the spine to the back→knee line",
-        default=1.5707963, min=0.0, max=3.1415927, subtype="ANGLE",
+        default=math.pi / 2, min=0.0, max=math.pi, subtype="ANGLE",
     )
 
     use_filter: BoolProperty(

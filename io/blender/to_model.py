@@ -11,7 +11,7 @@ from mathutils import Quaternion
 from .. import axes
 from ..model import INFINITE, ZERO3, CollisionFilter, Motion, PhysicsMaterial, Shape
 from .fitting import Fit, fit_shape, local_bounds
-from .properties import ENGINE_COMBINE
+from .properties import ENGINE_COMBINE, MESH_SHAPE_ITEMS
 
 OFFSET_EPSILON = 1e-6
 ROTATION_EPSILON = 1e-6
@@ -122,7 +122,7 @@ def placement_of(
     `bounds_cache`, objects whose shape comes out the same share one placement."""
     props = obj.gltf_physics if props is None else props
     kind = props.shape_type
-    if kind in ("CONVEX", "TRIMESH"):
+    if kind in MESH_SHAPE_ITEMS:
         if mesh_ref is None:
             return None
         return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))

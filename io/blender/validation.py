@@ -11,6 +11,7 @@ import bpy
 
 from .fitting import MIN_SIZE, local_bounds
 from .joint_bridge import body_of
+from .properties import MESH_SHAPE_ITEMS
 
 ENGINE_MAX_HULL_POINTS = 255
 THIN = 0.01
@@ -91,7 +92,7 @@ def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
     if props.size_mode == "FIT":
         bounds = local_bounds(obj)
         if bounds is None:
-            if kind not in ("CONVEX", "TRIMESH"):
+            if kind not in MESH_SHAPE_ITEMS:
                 yield Problem(obj.name, "no-bounds", "Fit to Mesh on an object without a mesh")
             return
         extents = [hi - lo for lo, hi in zip(*bounds, strict=True)]

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import INFINITE, Motion, NodePhysics, PhysicsScene, Shape
+from ..model import INFINITE, MESH_SHAPES, Motion, NodePhysics, PhysicsScene, Shape
 from ..numbers import canon, canon_list
 from .common import (
     KHR_DEFAULTS,
@@ -48,7 +48,7 @@ def encode_khr(
     shapes = Pool()
 
     def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
-        if shape.kind not in ("convex", "trimesh"):
+        if shape.kind not in MESH_SHAPES:
             return {"geometry": {"shape": shapes.add_value(
                 shape, lambda s: {"type": s.kind, s.kind: encode_analytic(s)}
             )}}

@@ -16,7 +16,7 @@ from typing import Final
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
-from ..model import PhysicsScene, Shape
+from ..model import MESH_SHAPES, PhysicsScene, Shape
 from .common import (
     KHR_DEFAULTS,
     decode_analytic,
@@ -29,7 +29,6 @@ from .khr import SHAPES_EXT as IMPLICIT_SHAPES_EXT
 from .node_body import Pools, decode_nodes
 
 SHAPES_EXT: Final = "KHR_collision_shapes"
-MESH_SHAPE_TYPES: Final = ("convex", "trimesh")
 
 
 def is_khr_2024(view: DocumentView) -> bool:
@@ -107,12 +106,12 @@ def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) ->
         read.bad(where, "the mid-2024 `mesh` shape type is not supported; shape skipped",
                  "unsupported-shape")
         return None
-    if kind not in (*KHR_SHAPE_TYPES, *MESH_SHAPE_TYPES):
+    if kind not in (*KHR_SHAPE_TYPES, *sorted(MESH_SHAPES)):
         read.bad(where, f"unknown shape type {kind!r}; shape skipped", "unknown-shape")
         return None
     sub_where = f"{where}/{kind}"
     sub = read.obj(obj.get(kind), sub_where) or {}
-    if kind in MESH_SHAPE_TYPES:
+    if kind in MESH_SHAPES:
         mesh = read.index(sub, "mesh", sub_where, mesh_count)
         if mesh is None:
             read.bad(where, f"{kind} shape without a valid mesh skipped", "shape-mesh-missing")

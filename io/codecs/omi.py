@@ -16,6 +16,7 @@ from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
 from ..model import (
+    MESH_SHAPES,
     MOTION_KINDS,
     ZERO3,
     Motion,
@@ -139,7 +140,7 @@ def _legacy_round(shape: Shape, where: str, report: Report) -> dict[str, Any]:
 def _encode_shape(
     shape: Shape, where: str, resolve_mesh: ResolveRef, report: Report
 ) -> dict[str, Any] | None:
-    if shape.kind in ("convex", "trimesh"):
+    if shape.kind in MESH_SHAPES:
         mesh = None if shape.mesh is None else resolve_mesh(shape.mesh)
         if mesh is None:
             report.warn("shape-mesh-missing", where, f"{shape.kind} shape has no mesh; skipped")
@@ -277,7 +278,7 @@ def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) ->
     if not isinstance(sub, Mapping):
         read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
         sub = {}
-    if kind in ("convex", "trimesh"):
+    if kind in MESH_SHAPES:
         mesh = read.index(sub, "mesh", f"{where}/{kind}", mesh_count)
         if mesh is None:
             read.bad(where, f"{kind} shape without a valid mesh skipped", "shape-mesh-missing")
