@@ -14,7 +14,8 @@ from .. import mass_properties
 from ..diagnostics import Report
 from ..hull import hull_triangles
 from ..mass_properties import MassPart
-from ..model import INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
+from ..model import IDENTITY, INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
+from ..node_graph import compose
 from .collision_mesh import evaluated_triangles
 from .properties import MESH_SHAPE_ITEMS
 from .to_model import ShapePlacement, placement_of
@@ -143,11 +144,8 @@ class BodyMass:
             if placement.translation is None:
                 return part
             return replace(part, centroid=part.centroid + placement.translation)
-        local = np.eye(4)
-        if placement.rotation is not None:
-            local[:3, :3] = _rotation(placement.rotation)
-        if placement.translation is not None:
-            local[:3, 3] = placement.translation
+        local = compose(placement.translation or ZERO3, placement.rotation or IDENTITY,
+                        (1.0, 1.0, 1.0))
         if to_body is not None and obj is not None:
             local = self._to_gltf(to_body @ np.array(obj.matrix_world)) @ local
         return mass_properties.placed(part, local)
@@ -195,12 +193,3 @@ class BodyMass:
 def _is_collider(obj: bpy.types.Object) -> bool:
     props = obj.gltf_physics
     return props.shape_type != "NONE" and props.shape_role == "COLLIDER"
-
-
-def _rotation(xyzw: tuple[float, float, float, float]) -> np.ndarray:
-    x, y, z, w = xyzw
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-    ])
