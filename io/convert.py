@@ -36,9 +36,14 @@ from typing import Any, Final, Literal
 import numpy as np
 
 from .codecs import khr, omi
-from .codecs.common import Encoded, Pool, encode_material
-from .codecs.registry import HANDLED_EXTENSIONS, decode_document, decode_vehicle_document
-from .codecs.vehicles import VEHICLE_EXTENSIONS, encode_vehicles
+from .codecs.common import Encoded, Pool
+from .codecs.registry import (
+    HANDLED_EXTENSIONS,
+    decode_document,
+    decode_vehicle_document,
+    encode_document,
+)
+from .codecs.vehicles import VEHICLE_EXTENSIONS
 from .diagnostics import Report
 from .document import DocumentView, NodeView
 from .document_mass import DocumentMass
@@ -47,6 +52,12 @@ from .mass_properties import centre_of, centred_on_origin
 from .mesh_data import MeshData
 from .model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
+from .structure import (
+    STATIC_IN_MOVING_CODE,
+    joint_needs_own_node,
+    kind_in_target,
+    static_partner,
+)
 from .vehicle_model import VehicleScene
 
 Target = Literal["OMI", "KHR"]
@@ -93,7 +104,6 @@ def convert_document(
         _keep_static_bodies_apart(work)
     encoded = _encode(work, target, khr_geometry, godot_capsules)
     _keep_gravity_shapes(work, view, encoded, godot_capsules)
-    _merge_vehicles(work, encoded, target)
     _attach(work, encoded)
     _declare(out, gltf, encoded.used(), report)
     return out
@@ -218,7 +228,8 @@ def _body_or_static_partner(work: _Work, side: int) -> int:
     if body is not None:
         return body
     chain = list(work.graph.ancestors_or_self(side))
-    partner = next((n for n in chain if _has_collider(work, n)), chain[-1])
+    partner = static_partner(chain, lambda n: _has_collider(work, n), body_required=True)
+    assert partner is not None  # a chain always has a root
     physics = work.scene.nodes.get(partner, NodePhysics())
     work.scene.nodes[partner] = replace(physics, motion=Motion(kind="static"))
     work.report.info("static-partner", f"/nodes/{partner}",
@@ -239,7 +250,7 @@ def _give_joints_own_nodes(work: _Work) -> None:
         if connected is None or not work.graph.is_node(connected):
             continue
         frame = index
-        if not _is_plain_frame(work, index):
+        if joint_needs_own_node("OMI", _is_plain_frame(work, index)):
             frame = work.graph.add_node({"name": _node_name(work, index, "joint")}, index)
             work.report.info("joint-own-node", f"/nodes/{index}",
                              f"OMI wants a joint on its own node: moved to new child {frame}")
@@ -264,10 +275,11 @@ def _keep_static_bodies_apart(work: _Work) -> None:
             continue
         moving = next((a for a in list(work.graph.ancestors_or_self(index))[1:]
                        if _moves(work, a)), None)
-        if moving is not None:
+        kind = kind_in_target("static", "KHR", moving is not None)
+        if kind != "static":
             work.scene.nodes[index] = replace(physics, motion=replace(physics.motion,
-                                                                       kind="kinematic"))
-            work.report.warn("static-in-moving-body", f"/nodes/{index}",
+                                                                       kind=kind))
+            work.report.warn(STATIC_IN_MOVING_CODE, f"/nodes/{index}",
                              f"a static body under moving body {moving} would merge into it in "
                              "KHR: written as kinematic")
 
@@ -327,14 +339,13 @@ def _same(ref: Hashable) -> int | None:
 
 def _encode(work: _Work, target: Target, form: str, godot_capsules: bool) -> Encoded:
     scratch = Report()
-    if target == "OMI":
-        encoded = omi.encode_omi(work.scene, _same, _same, scratch, legacy_round=godot_capsules)
-    else:
-        mesh_nodes = _mesh_nodes(work) if form == "node" else {}
-        encoded = khr.encode_khr(
-            work.scene, _same, _same, scratch, form=form,  # type: ignore[arg-type]
-            resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
-        )
+    mesh_nodes = _mesh_nodes(work) if target == "KHR" and form == "node" else {}
+    encoded = encode_document(
+        work.scene, work.vehicles, target, _same, _same, scratch,
+        khr_geometry=form,  # type: ignore[arg-type]
+        resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
+        godot_capsules=godot_capsules,
+    )
     _copy_issues(scratch, work.report)
     return encoded
 
@@ -449,27 +460,6 @@ def _reencode_omi_shape(raw: Any, mesh_count: int, godot_capsules: bool) -> dict
     written = omi.encode_omi(one, _same, _same, quiet, legacy_round=godot_capsules)
     shapes = written.root.get(omi.SHAPE_EXT, {}).get("shapes", [])
     return shapes[0] if shapes else copy.deepcopy(raw)
-
-
-def _merge_vehicles(work: _Work, encoded: Encoded, target: Target) -> None:
-    """Vehicle parts and seats; wheel materials join the target's physics materials."""
-    if not work.vehicles.nodes:
-        return
-    root_name = omi.BODY_EXT if target == "OMI" else khr.BODIES_EXT
-    root = encoded.root.get(root_name, {})
-    materials = Pool()
-    for entry in root.get("physicsMaterials", []):
-        materials.add(entry)
-    scratch = Report()
-    written = encode_vehicles(
-        work.vehicles, _same, scratch, lambda material: materials.add(encode_material(material))
-    )
-    _copy_issues(scratch, work.report)
-    if materials.entries:
-        encoded.root[root_name] = {**root, "physicsMaterials": materials.entries}
-    encoded.root.update(written.root)
-    for ref, payload in written.nodes.items():
-        encoded.nodes.setdefault(ref, {}).update(payload)
 
 
 # -- putting it back -------------------------------------------------------------------------

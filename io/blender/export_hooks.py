@@ -17,13 +17,12 @@ from typing import Any
 import bpy
 
 from .. import axes
-from ..codecs.common import Encoded, Pool, encode_material
-from ..codecs.khr import BODIES_EXT, encode_khr
-from ..codecs.omi import BODY_EXT, encode_omi
-from ..codecs.vehicles import encode_vehicles
+from ..codecs.common import Encoded
+from ..codecs.registry import encode_document
 from ..diagnostics import Report
 from ..joints import settings_to_gltf
-from ..model import Collider, Joint, Motion, NodePhysics, PhysicsMaterial, PhysicsScene, Trigger
+from ..model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
+from ..structure import STATIC_IN_MOVING_CODE, joint_needs_own_node, kind_in_target
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
@@ -177,12 +176,13 @@ class PhysicsExportExtension:
         yup = export_settings["gltf_yup"]
         motion = self._motion(props, yup)
         above = body_of(obj.parent) if motion is not None and motion.kind == "static" else None
-        if self.format == "KHR" and above is not None and above.gltf_physics.motion_type in (
-            "DYNAMIC", "KINEMATIC"
-        ):  # KHR has no static motion: without one, it would join the moving body
-            self.report.warn("static-in-moving-body", obj.name,
+        moves_above = above is not None and above.gltf_physics.motion_type in (
+            "DYNAMIC", "KINEMATIC")
+        kind = None if motion is None else kind_in_target(motion.kind, self.format, moves_above)
+        if motion is not None and kind != motion.kind:
+            self.report.warn(STATIC_IN_MOVING_CODE, obj.name,
                              "a static body under a moving body is written as kinematic")
-            motion = replace(motion, kind="kinematic")
+            motion = replace(motion, kind=kind)
         shape_part = None
         shape_node = node
         placement = None
@@ -328,7 +328,7 @@ class PhysicsExportExtension:
             # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
             # belongs to the body above its node, so it goes on a node under body A
             frame = self._attachment_node(obj, body_a, yup, "joint")
-        elif self.format == "OMI" and _has_body_or_shape(props):
+        elif joint_needs_own_node(self.format, not _has_body_or_shape(props)):
             frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
             node.children.append(frame)  # OMI wants the joint on a node of its own
         joint = Joint(settings, connected, props.joint_enable_collision)
@@ -438,18 +438,12 @@ class PhysicsExportExtension:
         def resolve_mesh(ref: Any) -> int | None:
             return mesh_index.get(id(ref))
 
-        if self.format == "OMI":
-            encoded = encode_omi(scene, resolve_node, resolve_mesh, self.report,
-                                 legacy_round=self.legacy_round)
-        else:
-            mesh_nodes = self.mesh_nodes
-            encoded = encode_khr(
-                scene, resolve_node, resolve_mesh, self.report, form=self.geometry_form,
-                resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
-            )
-        if self.vehicle_objects:
-            self._encode_vehicles(encoded, resolve_node)
-        return encoded
+        mesh_nodes = self.mesh_nodes
+        return encode_document(
+            scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
+            khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,
+            resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
+        )
 
     def _name_nodes(self, start: int, nodes: list[Any]) -> None:
         """Issues the codecs located at a node object name the node instead."""
@@ -459,28 +453,14 @@ class PhysicsExportExtension:
             for issue in self.report.issues[start:]
         ]
 
-    def _encode_vehicles(self, encoded: Encoded, resolve_node: Any) -> None:
-        """Vehicle parts and seats; wheel materials join the physics materials."""
+    def _vehicles(self) -> VehicleScene:
+        """Vehicle parts and seats of the exported objects."""
         vehicles = VehicleScene()
         for obj, node in self.vehicle_objects:
             vehicles.nodes[node] = vehicle_node_of(
                 obj, self.yup, lambda seat: self.node_of.get(seat.name)
             )
-        root_name = BODY_EXT if self.format == "OMI" else BODIES_EXT
-        root = encoded.root.get(root_name, {})
-        materials = Pool()
-        for entry in root.get("physicsMaterials", []):
-            materials.add(entry)
-
-        def material_index(material: PhysicsMaterial) -> int:
-            return materials.add(encode_material(material))
-
-        written = encode_vehicles(vehicles, resolve_node, self.report, material_index)
-        if materials.entries:
-            encoded.root[root_name] = {**root, "physicsMaterials": materials.entries}
-        encoded.root.update(written.root)
-        for ref, payload in written.nodes.items():
-            encoded.nodes.setdefault(ref, {}).update(payload)
+        return vehicles
 
     def _attach(self, gltf: Any, encoded: Encoded, node_index: dict[int, int]) -> None:
         for ref, payload in encoded.nodes.items():

@@ -24,6 +24,7 @@ from ..diagnostics import Report
 from ..document import DocumentView, NodeView
 from ..joints import settings_to_blender
 from ..model import Joint, PhysicsScene
+from ..structure import static_partner
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
@@ -302,12 +303,15 @@ def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | 
 def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
     """Make the nearest collider at or above `obj` a Static body: a KHR static joint partner
     has no motion, but in Blender (and OMI) a joint side must be a body."""
+    chain = []
     while obj is not None:
-        if obj.gltf_physics.shape_type != "NONE":
-            obj.gltf_physics.motion_type = "STATIC"
-            return obj
+        chain.append(obj)
         obj = obj.parent
-    return None
+    partner = static_partner(chain, lambda o: o.gltf_physics.shape_type != "NONE",
+                             body_required=False)
+    if partner is not None:
+        partner.gltf_physics.motion_type = "STATIC"
+    return partner
 
 
 def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:

@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Which extension revisions are read and written, and the one entry point for reading. Pure."""
+"""Which extension revisions are read and written, and the one entry point for reading and
+for writing. Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, Literal
 
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import JsonReader
-from ..model import PhysicsScene
+from ..model import PhysicsMaterial, PhysicsScene
 from ..vehicle_model import VehicleScene
-from . import khr, khr_legacy, omi, omi_collider, vehicles
-from .common import decode_pool
+from . import khr, khr_legacy, omi, omi_collider
+from . import vehicles as vehicles_codec
+from .common import Encoded, Pool, ResolveRef, decode_pool, encode_material
 
 #: Names the importer declares as handled, so files listing them as required import.
 HANDLED_EXTENSIONS: Final = (
@@ -23,7 +25,7 @@ HANDLED_EXTENSIONS: Final = (
     khr.BODIES_EXT,
     khr_legacy.SHAPES_EXT,
     omi_collider.COLLIDER_EXT,
-    *vehicles.VEHICLE_EXTENSIONS,
+    *vehicles_codec.VEHICLE_EXTENSIONS,
 )
 
 
@@ -71,4 +73,47 @@ def decode_vehicle_document(view: DocumentView, report: Report) -> VehicleScene:
         root if isinstance(root, Mapping) else None, "physicsMaterials", f"/extensions/{name}",
         quiet, decode_material,
     )
-    return vehicles.decode_vehicles(view, report, materials)
+    return vehicles_codec.decode_vehicles(view, report, materials)
+
+
+def encode_document(
+    scene: PhysicsScene, vehicles: VehicleScene, target: Literal["OMI", "KHR"],
+    resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report, *,
+    khr_geometry: khr.GeometryForm = "mesh", resolve_mesh_node: ResolveRef | None = None,
+    godot_capsules: bool = False,
+) -> Encoded:
+    """Write physics and vehicles as the current `target` revision; wheel materials join the
+    physics material pool. `khr_geometry`/`resolve_mesh_node`: KHR `geometry.mesh` or
+    `geometry.node`; `godot_capsules`: OMI capsules in the pre-2025 layout."""
+    if target == "OMI":
+        encoded = omi.encode_omi(scene, resolve_node, resolve_mesh, report,
+                                 legacy_round=godot_capsules)
+    else:
+        encoded = khr.encode_khr(scene, resolve_node, resolve_mesh, report, form=khr_geometry,
+                                 resolve_mesh_node=resolve_mesh_node)
+    if vehicles.nodes:
+        _add_vehicles(encoded, vehicles, target, resolve_node, report)
+    return encoded
+
+
+def _add_vehicles(
+    encoded: Encoded, vehicles: VehicleScene, target: str, resolve_node: ResolveRef,
+    report: Report,
+) -> None:
+    root_name = omi.BODY_EXT if target == "OMI" else khr.BODIES_EXT
+    root = encoded.root.get(root_name, {})
+    materials = Pool()
+    for entry in root.get("physicsMaterials", []):
+        materials.add(entry)
+
+    def material_index(material: PhysicsMaterial) -> int:
+        if target == "OMI":
+            return materials.add(omi.encode_omi_material(material, report))
+        return materials.add(encode_material(material))
+
+    written = vehicles_codec.encode_vehicles(vehicles, resolve_node, report, material_index)
+    if materials.entries:
+        encoded.root[root_name] = {**root, "physicsMaterials": materials.entries}
+    encoded.root.update(written.root)
+    for ref, payload in written.nodes.items():
+        encoded.nodes.setdefault(ref, {}).update(payload)
