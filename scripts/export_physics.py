@@ -11,6 +11,7 @@ checkout itself is used when it is not. Exit status: 0 when every file exported,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -96,5 +97,17 @@ def main(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
+def leave(code: int) -> None:
+    """Exit with `code`. bpy 4.2/4.5 as a module can crash or hang while tearing down at
+    interpreter exit, which would hide the status: leave without that teardown there."""
+    import bpy
+
+    if bpy.app.version < (5, 0, 0) and "--" not in sys.argv:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main(blender_argv()))
+    leave(main(blender_argv()))
