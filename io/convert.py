@@ -48,9 +48,9 @@ from .diagnostics import Report
 from .document import DocumentView, NodeView
 from .document_mass import DocumentMass
 from .json_read import as_dict, as_list, is_index
-from .mass_properties import centre_of, centred_on_origin
+from .mass_properties import centre_in_target
 from .mesh_data import MeshData
-from .model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
+from .model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Shape
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
 from .structure import (
     STATIC_IN_MOVING_CODE,
@@ -290,20 +290,15 @@ def _moves(work: _Work, index: int) -> bool:
 
 
 def _resolve_centres(work: _Work, target: Target, meshes: MeshData) -> None:
-    """Centres of mass in the target's terms: OMI has no computed centre (it is written
-    where engines compute it); a KHR centre at the origin is left to the engine when the
-    colliders are centred there too."""
+    """Centres of mass in the target's terms (`mass_properties.centre_in_target`)."""
     mass = DocumentMass(work.scene, work.graph, meshes)
     for index, physics in work.scene.nodes.items():
         motion = physics.motion
         if motion is None or not is_index(index):
             continue
-        centre = motion.center_of_mass
         try:
-            if target == "OMI" and centre is None:
-                centre = centre_of(mass.solid(index))
-            elif target == "KHR" and centre == ZERO3 and centred_on_origin(mass.solid(index)):
-                centre = None
+            centre = centre_in_target(motion.center_of_mass, target,
+                                      lambda index=index: mass.solid(index))
         except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
             work.report.warn("mesh-unreadable", f"/nodes/{index}",
                              f"a collider mesh cannot be read ({exc}): centre of mass not computed")

@@ -12,7 +12,7 @@ Shapes are in glTF space: capsules and cylinders run along +Y.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -145,6 +145,21 @@ def centre_of(part: MassPart | None) -> tuple[float, float, float]:
 def centred_on_origin(part: MassPart | None) -> bool:
     """True when the solid holds volume and its centroid is the origin."""
     return part is not None and centre_of(part) == (0.0, 0.0, 0.0)
+
+
+def centre_in_target(
+    centre: tuple[float, float, float] | None, target: str,
+    solid: Callable[[], MassPart | None],
+) -> tuple[float, float, float] | None:
+    """The centre of mass a body is written with in `target` ("OMI"/"KHR"): OMI has no
+    computed centre, so it gets the one engines compute; a KHR centre at the origin is left
+    to the engine when the colliders are centred there too. `solid` (the body's colliders)
+    is asked only when needed."""
+    if target == "OMI" and centre is None:
+        return centre_of(solid())
+    if target == "KHR" and centre == (0.0, 0.0, 0.0) and centred_on_origin(solid()):
+        return None
+    return centre
 
 
 def principal(inertia: np.ndarray) -> tuple[tuple[float, float, float],

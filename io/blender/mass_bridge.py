@@ -54,12 +54,10 @@ class BodyMass:
 
     def _resolve(self, motion: Motion, body: bpy.types.Object, target: str,
                  own: ShapePlacement | None) -> Motion:
-        if target == "OMI" and motion.center_of_mass is None:
-            centre = mass_properties.centre_of(self.part_of(body, own))
+        centre = mass_properties.centre_in_target(motion.center_of_mass, target,
+                                                  lambda: self.part_of(body, own))
+        if centre != motion.center_of_mass:
             motion = replace(motion, center_of_mass=centre)
-        elif target == "KHR" and motion.center_of_mass == ZERO3 \
-                and mass_properties.centred_on_origin(self.part_of(body, own)):
-            motion = replace(motion, center_of_mass=None)  # the engine computes the origin too
         if motion.inertia_diagonal is None and any(body.gltf_physics.lock_rotation):
             motion = replace(motion, inertia_diagonal=self._locked_inertia(motion, body))
         return motion

@@ -43,6 +43,22 @@ def empty_object(name: str, location=(0, 0, 0), parent=None):
     return obj
 
 
+def armature_object(name: str, bones: list[tuple[str, tuple, tuple, str | None]]):
+    """An armature linked to the scene with `bones` (name, head, tail, parent name)."""
+    data = bpy.data.armatures.new(name)
+    rig = bpy.data.objects.new(name, data)
+    bpy.context.scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    for bone_name, head, tail, parent in bones:
+        bone = data.edit_bones.new(bone_name)
+        bone.head, bone.tail = head, tail
+        if parent is not None:
+            bone.parent = data.edit_bones[parent]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    return rig
+
+
 def set_physics(obj, **values: Any):
     """Set gltf_physics properties on an object."""
     for key, value in values.items():

@@ -98,14 +98,7 @@ def test_unit_scale_and_scaled_shapes(props_scene, tmp_path):
 
 
 def test_body_parented_to_a_bone_and_animated_kinematic(clean_scene, tmp_path):
-    armature = bpy.data.armatures.new("Rig")
-    rig = bpy.data.objects.new("Rig", armature)
-    clean_scene.collection.objects.link(rig)
-    bpy.context.view_layer.objects.active = rig
-    bpy.ops.object.mode_set(mode="EDIT")
-    bone = armature.edit_bones.new("Hand")
-    bone.head, bone.tail = (0, 0, 0), (0, 0, 1)
-    bpy.ops.object.mode_set(mode="OBJECT")
+    rig = h.armature_object("Rig", [("Hand", (0, 0, 0), (0, 0, 1), None)])
     sword = h.set_physics(h.mesh_object("Sword"), motion_type="KINEMATIC", shape_type="BOX")
     sword.parent, sword.parent_type, sword.parent_bone = rig, "BONE", "Hand"
     sword.location = (0, 0, 0)

@@ -14,7 +14,7 @@ from mathutils import Matrix
 
 from tests.support.meaning import file_differences
 
-from .scene_helpers import assert_valid, import_file, load_gltf
+from .scene_helpers import armature_object, assert_valid, import_file, load_gltf
 from .test_meaning_roundtrip import export_logged, reported_codes, unexpressible
 
 KHR_SHAPES, KHR_BODIES = "KHR_implicit_shapes", "KHR_physics_rigid_bodies"
@@ -32,6 +32,20 @@ def document(nodes: list[dict[str, Any]], extensions: dict[str, Any]) -> dict[st
     }
 
 
+def body_nodes(extension: str, motion: dict[str, Any], collider: dict[str, Any],
+               offset: tuple[float, float, float] | None) -> list[dict[str, Any]]:
+    """Node "Body" with `motion`, and `collider` on it or on a child "Part" at `offset`."""
+    body: dict[str, Any] = {"motion": motion}
+    nodes = [{"name": "Body", "extensions": {extension: body}}]
+    if offset is None:
+        body["collider"] = collider
+    else:
+        nodes[0]["children"] = [1]
+        nodes.append({"name": "Part", "translation": list(offset),
+                      "extensions": {extension: {"collider": collider}}})
+    return nodes
+
+
 def khr_file(tmp_path: Path, motion: dict[str, Any], material: dict[str, Any] | None = None,
              offset: tuple[float, float, float] | None = None, **more: Any) -> Path:
     """A KHR body with a unit box collider, on the body or on a child at `offset`."""
@@ -42,15 +56,7 @@ def khr_file(tmp_path: Path, motion: dict[str, Any], material: dict[str, Any] | 
         root["physicsMaterials"] = [material]
     if more.get("joints"):
         root["physicsJoints"] = more["joints"]
-    body: dict[str, Any] = {"motion": motion}
-    nodes = [{"name": "Body", "extensions": {KHR_BODIES: body}}]
-    if offset is None:
-        body["collider"] = collider
-    else:
-        nodes[0]["children"] = [1]
-        nodes.append({"name": "Part", "translation": list(offset),
-                      "extensions": {KHR_BODIES: {"collider": collider}}})
-    nodes.extend(more.get("nodes", []))
+    nodes = body_nodes(KHR_BODIES, motion, collider, offset) + more.get("nodes", [])
     extensions: dict[str, Any] = {KHR_SHAPES: {"shapes": [BOX]}}
     if root:
         extensions[KHR_BODIES] = root
@@ -65,14 +71,7 @@ def omi_file(tmp_path: Path, motion: dict[str, Any], material: dict[str, Any] | 
     if material is not None:
         collider["physicsMaterial"] = 0
         extensions[OMI_BODY] = {"physicsMaterials": [material]}
-    body: dict[str, Any] = {"motion": {"type": "dynamic", **motion}}
-    nodes = [{"name": "Body", "extensions": {OMI_BODY: body}}]
-    if offset is None:
-        body["collider"] = collider
-    else:
-        nodes[0]["children"] = [1]
-        nodes.append({"name": "Part", "translation": list(offset),
-                      "extensions": {OMI_BODY: {"collider": collider}}})
+    nodes = body_nodes(OMI_BODY, {"type": "dynamic", **motion}, collider, offset)
     return write(tmp_path / "source.gltf", document(nodes, extensions))
 
 
@@ -273,16 +272,8 @@ def _on_bone(name: str, armature: bpy.types.Object, bone: str, world: Matrix) ->
 @pytest.mark.parametrize("fmt", ["KHR", "OMI"])
 def test_ragdoll_joint_between_bodies_on_bones(clean_scene, fmt: str, tmp_path: Path,
                                                caplog) -> None:
-    data = bpy.data.armatures.new("Rig")
-    rig = bpy.data.objects.new("Rig", data)
-    clean_scene.collection.objects.link(rig)
-    bpy.context.view_layer.objects.active = rig
-    bpy.ops.object.mode_set(mode="EDIT")
-    upper = data.edit_bones.new("Upper")
-    upper.head, upper.tail = (0, 0, 2), (0, 0, 1)
-    lower = data.edit_bones.new("Lower")
-    lower.head, lower.tail, lower.parent = (0, 0, 1), (0, 0, 0), upper
-    bpy.ops.object.mode_set(mode="OBJECT")
+    rig = armature_object("Rig", [("Upper", (0, 0, 2), (0, 0, 1), None),
+                                  ("Lower", (0, 0, 1), (0, 0, 0), "Upper")])
     bodies = [_on_bone("UpperBody", rig, "Upper", Matrix.Translation((0, 0, 1.5))),
               _on_bone("LowerBody", rig, "Lower", Matrix.Translation((0, 0, 0.5)))]
     for body in bodies:
