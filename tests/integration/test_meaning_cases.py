@@ -146,6 +146,7 @@ def test_locked_rotation_with_auto_inertia_is_computed(clean_scene, helpers, tmp
     helpers.set_physics(part, shape_type="SPHERE", size_mode="CUSTOM", radius=0.1,
                         shape_role="TRIGGER")  # triggers do not count
     khr = helpers.export(tmp_path / "locked.gltf", "KHR")
+    helpers.assert_valid(tmp_path / "locked.gltf")
     written = body_motion(khr, "KHR")
     # A 2 m cube of 6 kg: m(b² + c²)/12 = 4 about each axis; Blender Z is glTF Y.
     assert written["inertiaDiagonal"] == pytest.approx([0.0, 4.0, 0.0], abs=1e-6)
@@ -254,6 +255,7 @@ def test_joint_limits_come_back_as_written(limits, fmt: str, tmp_path: Path, cap
 def through_blender_current(tmp_path: Path, fmt: str, caplog) -> tuple[dict, list[str]]:
     out = tmp_path / f"edited_{fmt}.gltf"
     log = export_logged(out, fmt, caplog)
+    assert_valid(out)
     return load_gltf(out), sorted(reported_codes(log))
 
 
@@ -288,6 +290,7 @@ def test_ragdoll_joint_between_bodies_on_bones(clean_scene, fmt: str, tmp_path: 
         bpy.context.scene.gltf_physics.export_format = fmt
         bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE")
     assert not [r for r in caplog.records if "joint" in r.getMessage()]
+    assert_valid(out)
     import_file(out)
     knee = next(o for o in bpy.data.objects if o.gltf_physics.joint_type == "HINGE")
     from bl_ext.dev.gltf_physics.io.blender.joint_bridge import body_of

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import CORPUS
 from tests.support.meaning import file_differences
 
-from .scene_helpers import import_file
+from .scene_helpers import assert_valid, import_file
 
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".gltf", ".glb")) \
     if CORPUS.is_dir() else []
@@ -72,7 +72,9 @@ def check_reported(differences: list[str], log: list[str]) -> None:
 def test_corpus_means_the_same_after_blender(path: Path, tmp_path: Path, caplog) -> None:
     import_file(path)
     export_logged(tmp_path / "khr.gltf", "KHR", caplog)
+    assert_valid(tmp_path / "khr.gltf")
     assert file_differences(path, tmp_path / "khr.gltf", "KHR") == []
     log = export_logged(tmp_path / "omi.gltf", "OMI", caplog)
+    assert_valid(tmp_path / "omi.gltf")
     check_reported(unexpressible(file_differences(path, tmp_path / "omi.gltf", "OMI"), "OMI"),
                    log)
