@@ -12,11 +12,11 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import field_table
+from ..diagnostics import Report
 from ..json_read import Json, JsonReader
 from ..model import (
-    COMBINE_MODES,
     IDENTITY,
-    ZERO3,
     CollisionFilter,
     Combine,
     Motion,
@@ -24,6 +24,7 @@ from ..model import (
     Shape,
 )
 from ..numbers import canon, canon_list
+from .fields import decode_fields, encode_fields
 
 ResolveRef = Callable[[Hashable], "int | None"]
 MIN_EXTENT = 0.001
@@ -180,18 +181,10 @@ def _decode_round(
 # -- materials and filters (identical in OMI and KHR) ---------------------------------------
 
 
-def encode_material(material: PhysicsMaterial) -> dict[str, Any]:
+def encode_material(material: PhysicsMaterial, report: Report | None = None) -> dict[str, Any]:
     """A physics material with every field explicit, except combine modes left to the engine."""
-    out: dict[str, Any] = {
-        "staticFriction": canon(material.static_friction),
-        "dynamicFriction": canon(material.dynamic_friction),
-        "restitution": canon(material.restitution),
-    }
-    if material.friction_combine is not None:
-        out["frictionCombine"] = material.friction_combine
-    if material.restitution_combine is not None:
-        out["restitutionCombine"] = material.restitution_combine
-    return out
+    where = "physics material"
+    return encode_fields(material, field_table.MATERIAL, {}, where, report or Report())
 
 
 def material_decoder(
@@ -199,29 +192,16 @@ def material_decoder(
 ) -> Callable[[Json, str, JsonReader], PhysicsMaterial | None]:
     """A physics material reader for a family whose absent combine modes mean
     `combine_default` (OMI: average; KHR: None, left to the engine)."""
+    absent = {"friction_combine": combine_default, "restitution_combine": combine_default}
 
     def decode(value: Json, where: str, read: JsonReader) -> PhysicsMaterial | None:
         obj = read.obj(value, where)
         if obj is None:
             return None
-        return PhysicsMaterial(
-            static_friction=read.number(obj, "staticFriction", where, 0.6, minimum=0.0),
-            dynamic_friction=read.number(obj, "dynamicFriction", where, 0.6, minimum=0.0),
-            restitution=read.number(obj, "restitution", where, 0.0, minimum=0.0),
-            friction_combine=_combine(obj, "frictionCombine", where, read, combine_default),
-            restitution_combine=_combine(obj, "restitutionCombine", where, read,
-                                         combine_default),
-        )
+        return PhysicsMaterial(**decode_fields(obj, field_table.MATERIAL, where, read,
+                                               defaults=absent))
 
     return decode
-
-
-def _combine(
-    obj: Mapping[str, Json], key: str, where: str, read: JsonReader, default: Combine | None
-) -> Combine | None:
-    if key not in obj:
-        return default
-    return read.choice(obj, key, where, COMBINE_MODES, default)  # type: ignore[return-value]
 
 
 def encode_filter(flt: CollisionFilter) -> dict[str, Any]:
@@ -261,14 +241,11 @@ def decode_pool(
 # -- motion fields shared by both formats ---------------------------------------------------
 
 
-def encode_motion_fields(motion: Motion, out: dict[str, Any]) -> None:
+def encode_motion_fields(
+    motion: Motion, out: dict[str, Any], where: str, report: Report
+) -> None:
     """The motion fields OMI and KHR spell alike (velocities, gravity factor) into `out`."""
-    if motion.linear_velocity != ZERO3:
-        out["linearVelocity"] = canon_list(motion.linear_velocity)
-    if motion.angular_velocity != ZERO3:
-        out["angularVelocity"] = canon_list(motion.angular_velocity)
-    if motion.gravity_factor != 1.0:
-        out["gravityFactor"] = canon(motion.gravity_factor)
+    encode_fields(motion, field_table.MOTION, out, where, report)
 
 
 def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) -> dict[str, Any]:
@@ -277,9 +254,7 @@ def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) 
     fields: dict[str, Any] = {
         "mass": read.opt_number(obj, "mass", where, minimum=0.0),
         "center_of_mass": read.vector(obj, "centerOfMass", where, 3),
-        "linear_velocity": read.vector(obj, "linearVelocity", where, 3) or ZERO3,
-        "angular_velocity": read.vector(obj, "angularVelocity", where, 3) or ZERO3,
-        "gravity_factor": read.number(obj, "gravityFactor", where, 1.0),
+        **decode_fields(obj, field_table.MOTION, where, read),
     }
     diagonal = obj.get("inertiaDiagonal")
     if isinstance(diagonal, list) and len(diagonal) == 4:

@@ -85,7 +85,7 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         if motion.kind == "kinematic":
             written["isKinematic"] = True
         _encode_mass_fields(motion, written)
-        encode_motion_fields(motion, written)
+        encode_motion_fields(motion, written, where, nodes.report)
         # Writers drop empty objects (Blender's glTF exporter does), which would leave no motion.
         payload["motion"] = written or {"isKinematic": False}
     nodes.shapes_into(physics, where, payload)

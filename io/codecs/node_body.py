@@ -178,7 +178,7 @@ class NodeEncoder:
     filters: Pool
     joints: Pool = field(default_factory=Pool)
     written: dict[int, tuple[NodePhysics, dict[str, Any]]] = field(default_factory=dict)
-    write_material: Callable[[PhysicsMaterial], dict[str, Any]] = encode_material
+    write_material: Callable[[PhysicsMaterial], dict[str, Any]] | None = None
 
     def collider(self, collider: Collider, where: str) -> dict[str, Any] | None:
         """A collider object, or None when it has no writable geometry (reported)."""
@@ -188,8 +188,10 @@ class NodeEncoder:
         if written is None:
             return None
         if collider.material is not None:
-            written["physicsMaterial"] = self.materials.add_value(collider.material,
-                                                                  self.write_material)
+            written["physicsMaterial"] = self.materials.add_value(
+                collider.material,
+                self.write_material or (lambda material: encode_material(material, self.report)),
+            )
         if collider.filter is not None:
             written["collisionFilter"] = self.filters.add_value(collider.filter, encode_filter)
         return written

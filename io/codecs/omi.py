@@ -120,7 +120,7 @@ def encode_omi_material(material: PhysicsMaterial, report: Report) -> dict[str, 
     if engine:
         report.warn("omi-engine-combine", f"physics material {_material_label(material)}",
                     f"OMI has no engine-chosen {' and '.join(engine)} combine: it means average")
-    return encode_material(material)
+    return encode_material(material, report)
 
 
 def _material_label(material: PhysicsMaterial) -> str:
@@ -257,7 +257,7 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
             large = LOCKED_INERTIA_FACTOR * max(finite)
             out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
             out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
-    encode_motion_fields(motion, out)
+    encode_motion_fields(motion, out, where, report)
     return {"type": kind, **out}
 
 

@@ -109,7 +109,7 @@ def _add_vehicles(
     def material_index(material: PhysicsMaterial) -> int:
         if target == "OMI":
             return materials.add(omi.encode_omi_material(material, report))
-        return materials.add(encode_material(material))
+        return materials.add(encode_material(material, report))
 
     written = vehicles_codec.encode_vehicles(vehicles, resolve_node, report, material_index)
     if materials.entries:

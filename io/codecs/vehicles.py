@@ -11,28 +11,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import MISSING, dataclass, fields, replace
-from functools import cache
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from .. import field_table
 from ..diagnostics import Report
 from ..document import DocumentView
+from ..field_table import Field
 from ..json_read import Json, JsonReader
-from ..model import ZERO3, PhysicsMaterial
-from ..numbers import canon, canon_list
+from ..model import PhysicsMaterial
 from ..vehicle_model import (
-    MAX_ANGLE,
-    ZERO2,
     HoverThruster,
     Seat,
     Thruster,
-    Vec2,
     VehicleBody,
     VehicleNode,
     VehicleScene,
     Wheel,
 )
 from .common import Encoded, Pool, ResolveRef, decode_pool
+from .fields import decode_fields, encode_fields
 
 BODY_EXT: Final = "OMI_vehicle_body"
 WHEEL_EXT: Final = "OMI_vehicle_wheel"
@@ -41,120 +39,44 @@ HOVER_EXT: Final = "OMI_vehicle_hover_thruster"
 SEAT_EXT: Final = "OMI_seat"
 VEHICLE_EXTENSIONS: Final = (BODY_EXT, WHEEL_EXT, THRUSTER_EXT, HOVER_EXT, SEAT_EXT)
 
-REQUIRED_FALLBACK: Final = 0.0  # read for a missing required maxForce / maxHoverEnergy
 MOTION_EXTENSIONS: Final = ("OMI_physics_body", "KHR_physics_rigid_bodies")
 COLLINEAR_TOLERANCE: Final = 1e-9  # |cross| / (|a|·|b|) below this: the seat points are a line
-UNDER_UNIT: Final = 0.999999  # a written gimbal ratio's length stays below 1 after rounding
 
 MaterialIndex = Callable[[PhysicsMaterial], "int | None"]
 
 
 @dataclass(frozen=True, slots=True)
-class NumberSpec:
-    """One number of a pooled part: JSON names, model attribute, schema range, writing rule."""
-
-    key: str
-    attr: str
-    minimum: float | None = None
-    maximum: float | None = None
-    positive: bool = False
-    old_keys: tuple[str, ...] = ()
-    always: bool = False  # written even when equal to the default
-    required: bool = False
-    old_default: float | None = None  # the value when missing from a 2025 document
-    flag_when_old: bool = False  # the default stays, but a 2025 document gets a note
-
-
-WHEEL_NUMBERS: Final = (
-    NumberSpec("radius", "radius", positive=True),
-    NumberSpec("width", "width", positive=True),
-    NumberSpec("maxPropulsionForce", "max_propulsion_force", minimum=0.0,
-               old_keys=("maxForce",)),
-    NumberSpec("brakingForce", "braking_force"),
-    NumberSpec("maxSteeringAngle", "max_steering_angle", minimum=0.0, maximum=MAX_ANGLE),
-    NumberSpec("propulsionForceChangeRate", "propulsion_force_change_rate", always=True),
-    NumberSpec("steeringChangeRate", "steering_change_rate", always=True, old_default=-1.0),
-    NumberSpec("suspensionStiffness", "suspension_stiffness", positive=True),
-    NumberSpec("suspensionDampingCompression", "suspension_damping_compression", positive=True),
-    NumberSpec("suspensionDampingRebound", "suspension_damping_rebound", positive=True),
-    NumberSpec("suspensionTravel", "suspension_travel", minimum=0.0),
-    NumberSpec("targetPropulsionForceRatio", "target_propulsion_force_ratio",
-               old_keys=("currentForceRatio",)),
-    NumberSpec("targetSteeringRatio", "target_steering_ratio", minimum=-1.0, maximum=1.0,
-               old_keys=("currentSteeringRatio",)),
-)
-THRUSTER_NUMBERS: Final = (
-    NumberSpec("maxForce", "max_force", minimum=0.0, required=True),
-    NumberSpec("maxGimbal", "max_gimbal", minimum=0.0, maximum=MAX_ANGLE),
-    NumberSpec("forceChangeRate", "force_change_rate", always=True),
-    NumberSpec("gimbalChangeRate", "gimbal_change_rate", always=True, old_default=-1.0),
-    NumberSpec("linearGimbalAdjustRatio", "linear_gimbal_adjust_ratio", minimum=0.0,
-               maximum=1.0, always=True),
-    NumberSpec("targetForceRatio", "target_force_ratio", minimum=0.0,
-               old_keys=("currentForceRatio",)),
-)
-# Not a number, but renamed like one: only its keys are used.
-GIMBAL_SPEC: Final = NumberSpec(
-    "targetGimbalRatio", "target_gimbal_ratio", old_keys=("currentGimbalRatio",)
-)
-HOVER_NUMBERS: Final = (
-    NumberSpec("maxHoverEnergy", "max_hover_energy", minimum=0.0, required=True),
-    NumberSpec("maxGimbal", "max_gimbal", minimum=0.0, maximum=MAX_ANGLE),
-    NumberSpec("hoverEnergyChangeRate", "hover_energy_change_rate", always=True),
-    NumberSpec("gimbalChangeRate", "gimbal_change_rate", always=True, old_default=-1.0),
-    NumberSpec("linearGimbalAdjustRatio", "linear_gimbal_adjust_ratio", minimum=0.0,
-               maximum=1.0, always=True, flag_when_old=True),
-    # The 2025 README says currentHoverRatio, its schema currentForceRatio: accept both.
-    NumberSpec("targetHoverRatio", "target_hover_ratio", minimum=0.0,
-               old_keys=("currentHoverRatio", "currentForceRatio")),
-)
-
-
-@dataclass(frozen=True, slots=True)
 class PartSpec:
-    """A part pooled in a root array: where it lives and which numbers it has."""
+    """A part pooled in a root array: where it lives and its rows of the field table."""
 
     attr: str  # the VehicleNode attribute
     cls: type
     ext: str
     array: str
     node_key: str
-    numbers: tuple[NumberSpec, ...]
-    has_gimbal: bool
+    rows: tuple[Field, ...]
 
     def old_keys(self) -> tuple[str, ...]:
         """The 2025 names of this part's properties."""
-        gimbal = GIMBAL_SPEC.old_keys if self.has_gimbal else ()
-        return tuple(key for spec in self.numbers for key in spec.old_keys) + gimbal
+        return tuple(key for row in self.rows for key in row.old_keys)
 
 
-WHEEL_PART: Final = PartSpec(
-    "wheel", Wheel, WHEEL_EXT, "wheels", "wheel", WHEEL_NUMBERS, has_gimbal=False
-)
+WHEEL_PART: Final = PartSpec("wheel", Wheel, WHEEL_EXT, "wheels", "wheel", field_table.WHEEL)
 THRUSTER_PART: Final = PartSpec(
-    "thruster", Thruster, THRUSTER_EXT, "thrusters", "thruster", THRUSTER_NUMBERS,
-    has_gimbal=True,
+    "thruster", Thruster, THRUSTER_EXT, "thrusters", "thruster", field_table.THRUSTER,
 )
 HOVER_PART: Final = PartSpec(
     "hover_thruster", HoverThruster, HOVER_EXT, "hoverThrusters", "hoverThruster",
-    HOVER_NUMBERS, has_gimbal=True,
+    field_table.HOVER_THRUSTER,
 )
 PARTS: Final = (WHEEL_PART, THRUSTER_PART, HOVER_PART)
 #: The node extensions `_decode_node_parts` reads.
 NODE_PART_EXTENSIONS: Final = frozenset({part.ext for part in PARTS} | {SEAT_EXT})
-BODY_VECTORS: Final = (
-    ("angularActivation", "angular_activation"),
-    ("linearActivation", "linear_activation"),
-    ("gyroTorque", "gyro_torque"),
-)
-
-
-@cache
-def _defaults(cls: type) -> dict[str, Any]:
-    """The model defaults of a part class (required numbers fall back to 0)."""
-    return {
-        f.name: REQUIRED_FALLBACK if f.default is MISSING else f.default for f in fields(cls)
-    }
+#: A vehicle body writes its numbers, then its pilot seat, then its switches.
+BODY_NUMBERS: Final = tuple(row for row in field_table.VEHICLE_BODY if row.kind == "float")
+BODY_SWITCHES: Final = tuple(row for row in field_table.VEHICLE_BODY if row.kind != "float")
+SEAT_POINTS: Final = tuple(row for row in field_table.SEAT if row.size)
+SEAT_NUMBERS: Final = tuple(row for row in field_table.SEAT if not row.size)
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -198,25 +120,11 @@ def _warn_shared_node(node: VehicleNode, where: str, report: Report) -> None:
 def _encode_body(
     body: VehicleBody, scene: VehicleScene, resolve_node: ResolveRef, report: Report, where: str,
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, attr in BODY_VECTORS:
-        vector = getattr(body, attr)
-        if not all(math.isfinite(v) for v in vector):
-            report.warn("value-skipped", where, f"{key} {vector} is not finite; omitted")
-        elif vector != ZERO3:
-            out[key] = canon_list(vector)
-    if not math.isfinite(body.max_speed):
-        report.warn("value-skipped", where, f"maxSpeed {body.max_speed} is not finite; omitted")
-    elif body.max_speed != -1.0:
-        out["maxSpeed"] = canon(body.max_speed)
+    out = encode_fields(body, BODY_NUMBERS, {}, where, report)
     seat = _pilot_seat_index(body.pilot_seat, scene, resolve_node, report, where)
     if seat is not None:
         out["pilotSeat"] = seat
-    out["angularDampeners"] = body.angular_dampeners
-    out["linearDampeners"] = body.linear_dampeners
-    if body.use_throttle:
-        out["useThrottle"] = True
-    return out
+    return encode_fields(body, BODY_SWITCHES, out, where, report)
 
 
 def _pilot_seat_index(
@@ -238,11 +146,7 @@ def _pilot_seat_index(
 def _encode_part(
     part: PartSpec, value: Any, where: str, report: Report, material_index: MaterialIndex,
 ) -> dict[str, Any]:
-    out = _encode_numbers(value, part.numbers, where, report)
-    if part.has_gimbal:
-        ratio = _writable_gimbal(value.target_gimbal_ratio, where, report)
-        if ratio != ZERO2:
-            out["targetGimbalRatio"] = canon_list(ratio)
+    out = encode_fields(value, part.rows, {}, where, report)
     if part is WHEEL_PART and value.physics_material is not None:
         index = material_index(value.physics_material)
         if index is None:
@@ -253,53 +157,6 @@ def _encode_part(
     return out
 
 
-def _encode_numbers(
-    value: Any, specs: tuple[NumberSpec, ...], where: str, report: Report
-) -> dict[str, Any]:
-    defaults = _defaults(type(value))
-    out: dict[str, Any] = {}
-    for spec in specs:
-        default = defaults[spec.attr]
-        number = _writable(getattr(value, spec.attr), spec, default, where, report)
-        if spec.always or spec.required or number != default:
-            out[spec.key] = number
-    return out
-
-
-def _writable(value: float, spec: NumberSpec, default: float, where: str, report: Report) -> float:
-    """`value` made schema-valid and canonical (reported when it had to change)."""
-    if not math.isfinite(value) or (spec.positive and value <= 0):
-        report.warn("value-defaulted", where, f"{spec.key} {value} is invalid; wrote {default}")
-        return canon(default)
-    low = -math.inf if spec.minimum is None else spec.minimum
-    high = math.inf if spec.maximum is None else spec.maximum
-    if not low <= value <= high:
-        report.warn("value-clamped", where, f"{spec.key} {value} clamped to [{low}, {high}]")
-        value = min(max(value, low), high)
-    return _canon_at_most(value, high)
-
-
-def _canon_at_most(value: float, high: float) -> float:
-    """`canon(value)`, rounded down instead when rounding would pass `high` (π's bound)."""
-    rounded = canon(value)
-    if rounded <= high:
-        return rounded
-    scale = 10.0 ** (6 - math.floor(math.log10(abs(high))))
-    return canon(math.floor(high * scale) / scale)
-
-
-def _writable_gimbal(ratio: Vec2, where: str, report: Report) -> Vec2:
-    if not all(math.isfinite(v) for v in ratio):
-        report.warn("value-defaulted", where, f"targetGimbalRatio {ratio} is not finite; omitted")
-        return ZERO2
-    length = math.hypot(*ratio)
-    if length > 1.0:
-        report.warn("gimbal-ratio-length", where,
-                    f"targetGimbalRatio {ratio} is longer than 1; shortened")
-        return (ratio[0] * UNDER_UNIT / length, ratio[1] * UNDER_UNIT / length)
-    return ratio
-
-
 def _encode_seat(seat: Seat, where: str, report: Report) -> dict[str, Any] | None:
     points = (seat.back, seat.foot, seat.knee)
     if not all(math.isfinite(v) for point in points for v in point):
@@ -307,15 +164,7 @@ def _encode_seat(seat: Seat, where: str, report: Report) -> dict[str, Any] | Non
         return None
     if _collinear(seat):
         report.warn("seat-collinear", where, "back, foot and knee are on one line")
-    out: dict[str, Any] = {
-        "back": canon_list(seat.back), "foot": canon_list(seat.foot),
-        "knee": canon_list(seat.knee),
-    }
-    if not math.isfinite(seat.angle):
-        report.warn("value-skipped", where, f"seat angle {seat.angle} is not finite; omitted")
-    elif canon(seat.angle) != canon(math.pi / 2):
-        out["angle"] = canon(seat.angle)
-    return out
+    return encode_fields(seat, field_table.SEAT, {}, where, report)
 
 
 def _collinear(seat: Seat) -> bool:
@@ -397,82 +246,10 @@ def _decode_part(part: PartSpec, value: Json, where: str, context: _Context) -> 
     obj = read.obj(value, where)
     if obj is None:
         return None
-    numbers = _decode_numbers(obj, part.numbers, _defaults(part.cls), where, context)
-    if part.has_gimbal:
-        numbers["target_gimbal_ratio"] = _decode_gimbal(obj, where, read)
+    values = decode_fields(obj, part.rows, where, read, old=context.old)
     if part is WHEEL_PART:
-        numbers["physics_material"] = _decode_material(obj, where, context)
-    return part.cls(**numbers)
-
-
-def _decode_numbers(
-    obj: Mapping[str, Json], specs: tuple[NumberSpec, ...], defaults: dict[str, Any],
-    where: str, context: _Context,
-) -> dict[str, float]:
-    return {
-        spec.attr: _decode_number(obj, spec, defaults[spec.attr], where, context)
-        for spec in specs
-    }
-
-
-def _decode_number(
-    obj: Mapping[str, Json], spec: NumberSpec, default: float, where: str, context: _Context,
-) -> float:
-    read = context.read
-    key = _present_key(obj, spec, where, read)
-    if key is None:
-        return _missing_number(spec, default, where, context)
-    value = read.opt_number(obj, key, where, spec.minimum, spec.positive)
-    if value is not None and spec.maximum is not None and value > spec.maximum:
-        read.bad(f"{where}/{key}", f"{value} is out of range (must be <= {spec.maximum})",
-                 "out-of-range")
-        return default
-    return default if value is None else value
-
-
-def _present_key(
-    obj: Mapping[str, Json], spec: NumberSpec, where: str, read: JsonReader
-) -> str | None:
-    """The current key if present, else the first 2025 key present."""
-    old = [key for key in spec.old_keys if key in obj]
-    if spec.key in obj:
-        if old:
-            read.bad(where, f"both {spec.key} and its 2025 name {old[0]}: {spec.key} used",
-                     "renamed-both")
-        return spec.key
-    return old[0] if old else None
-
-
-def _missing_number(spec: NumberSpec, default: float, where: str, context: _Context) -> float:
-    report = context.read.report
-    if spec.required:
-        report.warn("missing-required", where, f"required {spec.key} missing; read as {default}")
-    elif context.old and spec.old_default is not None:
-        report.info("legacy-rate", f"{where}/{spec.key}",
-                    f"2025 document: missing {spec.key} read as {spec.old_default} (instant)")
-        return spec.old_default
-    elif context.old and spec.flag_when_old:
-        report.info("legacy-default", f"{where}/{spec.key}",
-                    f"2025 document: missing {spec.key} read as the current default {default}")
-    return default
-
-
-def _decode_gimbal(obj: Mapping[str, Json], where: str, read: JsonReader) -> Vec2:
-    key = _present_key(obj, GIMBAL_SPEC, where, read)
-    if key is None:
-        return ZERO2
-    ratio = read.vector(obj, key, where, 2, minimum=-1.0)
-    if ratio is None:
-        return ZERO2
-    if max(ratio) > 1.0:
-        read.bad(f"{where}/{key}", f"{list(ratio)} has a value above 1", "out-of-range")
-        return ZERO2
-    length = math.hypot(*ratio)
-    if length > 1.0:
-        read.bad(f"{where}/{key}", f"{list(ratio)} is longer than 1; shortened to 1",
-                 "gimbal-ratio-length")
-        return (ratio[0] / length, ratio[1] / length)
-    return (ratio[0], ratio[1])
+        values["physics_material"] = _decode_material(obj, where, context)
+    return part.cls(**values)
 
 
 def _decode_material(
@@ -526,13 +303,12 @@ def _decode_seat(value: Json, where: str, read: JsonReader) -> Seat | None:
     obj = read.obj(value, where)
     if obj is None:
         return None
-    points = [read.vector(obj, key, where, 3) for key in ("back", "foot", "knee")]
-    if any(point is None for point in points):
+    points = {row.attr: read.vector(obj, row.key, where, 3) for row in SEAT_POINTS}
+    if any(point is None for point in points.values()):
         read.bad(where, "a seat needs back, foot and knee as 3 numbers each; skipped",
                  "missing-required")
         return None
-    back, foot, knee = points
-    seat = Seat(back, foot, knee, read.number(obj, "angle", where, math.pi / 2))  # type: ignore[arg-type]
+    seat = Seat(**points, **decode_fields(obj, SEAT_NUMBERS, where, read))
     if _collinear(seat):
         read.bad(where, "back, foot and knee are on one line", "seat-collinear")
     return seat
@@ -552,14 +328,10 @@ def _decode_body(
     if context.old and "linearDampeners" not in obj:
         read.report.info("linear-dampeners-undated", where,
                          f"2025 document without linearDampeners: read as {linear_default}")
-    vectors = {attr: read.vector(obj, key, where, 3) or ZERO3 for key, attr in BODY_VECTORS}
+    values = decode_fields(obj, field_table.VEHICLE_BODY, where, read,
+                           defaults={"linear_dampeners": linear_default})
     return VehicleBody(
-        **vectors,
-        max_speed=read.number(obj, "maxSpeed", where, -1.0),
-        pilot_seat=_decode_pilot_seat(obj, where, len(view.nodes), seats, read),
-        angular_dampeners=read.boolean(obj, "angularDampeners", where, True),
-        linear_dampeners=read.boolean(obj, "linearDampeners", where, linear_default),
-        use_throttle=read.boolean(obj, "useThrottle", where, False),
+        **values, pilot_seat=_decode_pilot_seat(obj, where, len(view.nodes), seats, read),
     )
 
 

@@ -124,18 +124,23 @@ PART_SCHEMAS = [
 def test_part_defaults_and_ranges_match_the_schema(part: Any, cls: type, schema: str) -> None:
     properties = schema_properties(part.ext, schema)
     defaults = model_defaults(cls)
-    covered = {spec.key for spec in part.numbers} | {"extensions", "extras"}
-    covered |= {"physicsMaterial"} if cls is Wheel else {"targetGimbalRatio"}
+    covered = {row.key for row in part.rows} | {"extensions", "extras"}
+    covered |= {"physicsMaterial"} if cls is Wheel else set()
     assert covered == set(properties)
-    for spec in part.numbers:
-        prop = properties[spec.key]
-        if spec.required:
-            assert "default" not in prop and spec.attr not in defaults
+    for row in part.rows:
+        prop = properties[row.key]
+        if row.written == "required":
+            assert "default" not in prop and row.attr not in defaults
         else:
-            assert defaults[spec.attr] == prop["default"], spec.key
-        assert spec.minimum == prop.get("minimum")
-        assert spec.maximum == prop.get("maximum")
-        assert spec.positive == (prop.get("exclusiveMinimum") == 0.0)
+            assert defaults[row.attr] == row.default == _tuple(prop["default"]), row.key
+        bounds = prop.get("items", prop) if row.size else prop
+        assert row.minimum == bounds.get("minimum")
+        assert row.maximum == bounds.get("maximum")
+        assert row.positive == (prop.get("exclusiveMinimum") == 0.0)
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def test_body_and_seat_defaults_match_the_schema() -> None:

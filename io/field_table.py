@@ -1,0 +1,272 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The plain physics fields, one row each: stored on the object, carried by the model, written
+to JSON. Pure data (no bpy).
+
+A plain field maps one Blender property to one model attribute and one JSON key, changed only
+by its axis rule. From these rows come the PropertyGroup annotations, the panel rows, object
+settings ↔ model, both codecs and the export sharing key. Fields with a family quirk (mass,
+centre of mass, inertia, shapes, joints, references) stay explicit code beside them; a row
+that needs one exception names a plain function (`encode`, `decode`).
+
+Defaults are the model's, in glTF axes; the Blender default is derived through the axis rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .codecs.field_hooks import read_gimbal, writable_gimbal
+from .model import COMBINE_MODES, ZERO3
+from .vehicle_model import MAX_ANGLE, ZERO2
+
+Axes = Literal["none", "vector", "extent"]
+Written = Literal["changed", "always", "required"]
+Group = Literal["motion", "material", "vehicle_body", "wheel", "thruster", "hover_thruster",
+                "seat"]
+GROUPS: Final[tuple[Group, ...]] = ("motion", "material", "vehicle_body", "wheel", "thruster",
+                                    "hover_thruster", "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One plain field.
+
+    `minimum`/`maximum` bound both the stored and the written value; `least` makes the field
+    positive (the schema's exclusive 0) and is the smallest value Blender stores. `written`:
+    "changed" omits the default, "always" writes it, "required" also reports it missing on
+    read. `old_keys` are earlier names (2025 vehicles); `old_default` the value a 2025 file
+    means by omitting the field; `flag_when_old` notes a default such a file may not share.
+    `none_item` is the enum item (identifier, label, tooltip) standing for the model's None.
+    """
+
+    group: Group
+    attr: str
+    prop: str
+    key: str
+    default: Any
+    label: str
+    tooltip: str
+    size: int = 0
+    kind: Literal["float", "bool", "enum"] = "float"
+    items: tuple[tuple[str, str, str], ...] = ()
+    none_item: tuple[str, str, str] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    least: float | None = None
+    soft_min: float | None = None
+    soft_max: float | None = None
+    unit: str = "NONE"
+    subtype: str = "NONE"
+    axes: Axes = "none"
+    written: Written = "changed"
+    old_keys: tuple[str, ...] = ()
+    old_default: float | None = None
+    flag_when_old: bool = False
+    encode: Callable[..., Any] | None = None
+    decode: Callable[..., Any] | None = None
+
+    @property
+    def positive(self) -> bool:
+        """True when the value must be greater than 0."""
+        return self.least is not None
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every JSON name of the field, current first."""
+        return (self.key, *self.old_keys)
+
+
+def rate(group: Group, attr: str, prop: str, key: str, label: str, what: str,
+         default: float = -1.0, old_default: float | None = None) -> Field:
+    """A change rate: negative means instant; always written (its default changed in 2026)."""
+    return Field(group, attr, prop, key, default, label, f"{what}; negative means instant",
+                 written="always", old_default=old_default)
+
+
+def _gimbal_rows(group: Group, adjust_default: float, flag: bool) -> tuple[Field, ...]:
+    """The gimbal fields thrusters and hover thrusters share (one Blender property each)."""
+    return (
+        Field(group, "max_gimbal", "gimbal_max", "maxGimbal", 0.0, "Max Gimbal",
+              "Largest gimbal angle of the thruster", minimum=0.0, maximum=MAX_ANGLE,
+              subtype="ANGLE"),
+        rate(group, "gimbal_change_rate", "gimbal_change_rate", "gimbalChangeRate",
+             "Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0, old_default=-1.0),
+        Field(group, "linear_gimbal_adjust_ratio",
+              "thruster_linear_gimbal_adjust_ratio" if group == "thruster"
+              else "hover_linear_gimbal_adjust_ratio", "linearGimbalAdjustRatio",
+              adjust_default, "Linear Gimbal Adjust",
+              "How much the gimbal turns to help linear input", minimum=0.0, maximum=1.0,
+              written="always", flag_when_old=flag),
+    )
+
+
+def _gimbal_ratio(group: Group) -> Field:
+    return Field(group, "target_gimbal_ratio", "gimbal_target_ratio", "targetGimbalRatio",
+                 ZERO2, "Gimbal Input", "Initial gimbal input about local X and Z, length <= 1",
+                 size=2, minimum=-1.0, maximum=1.0, old_keys=("currentGimbalRatio",),
+                 encode=writable_gimbal, decode=read_gimbal)
+
+
+_COMBINE_LABELS = {"average": ("Average", "Average the two values"),
+                   "minimum": ("Minimum", "Use the smaller value"),
+                   "maximum": ("Maximum", "Use the larger value"),
+                   "multiply": ("Multiply", "Multiply the two values")}
+COMBINE_ITEMS: Final = tuple((mode, *_COMBINE_LABELS[mode]) for mode in COMBINE_MODES)
+ENGINE_COMBINE_ITEM: Final = (
+    "engine", "Default (Engine)",
+    "Left to the engine (KHR: not written; OMI has no such choice and means Average)")
+
+
+def _combine(attr: str, key: str, label: str, what: str) -> Field:
+    return Field("material", attr, attr, key, "average", label,
+                 f"How two touching shapes' {what} combine", kind="enum", items=COMBINE_ITEMS,
+                 none_item=ENGINE_COMBINE_ITEM, written="always")
+
+
+MOTION: Final = (
+    Field("motion", "linear_velocity", "linear_velocity", "linearVelocity", ZERO3,
+          "Linear Velocity", "Initial velocity in object space (m/s)", size=3,
+          subtype="VELOCITY", unit="VELOCITY", axes="vector"),
+    Field("motion", "angular_velocity", "angular_velocity", "angularVelocity", ZERO3,
+          "Angular Velocity", "Initial angular velocity in object space (rad/s)", size=3,
+          axes="vector"),
+    Field("motion", "gravity_factor", "gravity_factor", "gravityFactor", 1.0, "Gravity Factor",
+          "Multiplier on gravity for this body (0 floats)", soft_min=-10.0, soft_max=10.0),
+)
+MATERIAL: Final = (
+    Field("material", "static_friction", "static_friction", "staticFriction", 0.6,
+          "Static Friction", "Friction when at rest", minimum=0.0, soft_max=2.0,
+          written="always"),
+    Field("material", "dynamic_friction", "dynamic_friction", "dynamicFriction", 0.6,
+          "Dynamic Friction", "Friction while sliding", minimum=0.0, soft_max=2.0,
+          written="always"),
+    Field("material", "restitution", "restitution", "restitution", 0.0, "Restitution",
+          "Bounciness: 0 absorbs, 1 bounces back fully", minimum=0.0, soft_max=1.0,
+          written="always"),
+    _combine("friction_combine", "frictionCombine", "Friction Combine", "frictions"),
+    _combine("restitution_combine", "restitutionCombine", "Restitution Combine",
+             "restitutions"),
+)
+VEHICLE_BODY: Final = (
+    Field("vehicle_body", "angular_activation", "vehicle_angular_activation",
+          "angularActivation", ZERO3, "Angular Activation",
+          "Initial rotation input per axis, nominally -1..1", size=3, soft_min=-1.0,
+          soft_max=1.0, axes="vector"),
+    Field("vehicle_body", "linear_activation", "vehicle_linear_activation", "linearActivation",
+          ZERO3, "Linear Activation",
+          "Initial thrust input per axis, nominally -1..1 (forward is −Y)", size=3,
+          soft_min=-1.0, soft_max=1.0, axes="vector"),
+    Field("vehicle_body", "gyro_torque", "vehicle_gyro_torque", "gyroTorque", ZERO3,
+          "Gyro Torque", "Largest torque the vehicle applies to itself per axis (N·m/rad)",
+          size=3, minimum=0.0, axes="extent"),
+    Field("vehicle_body", "max_speed", "vehicle_max_speed", "maxSpeed", -1.0, "Max Speed",
+          "Top speed (m/s); negative means no limit", unit="VELOCITY"),
+    Field("vehicle_body", "angular_dampeners", "vehicle_angular_dampeners", "angularDampeners",
+          True, "Angular Dampeners", "Stop rotating when there is no angular input",
+          kind="bool", written="always"),
+    Field("vehicle_body", "linear_dampeners", "vehicle_linear_dampeners", "linearDampeners",
+          True, "Linear Dampeners", "Slow down when there is no linear input", kind="bool",
+          written="always"),
+    Field("vehicle_body", "use_throttle", "vehicle_use_throttle", "useThrottle", False,
+          "Use Throttle", "Forward input is a throttle that stays where it is set",
+          kind="bool"),
+)
+WHEEL: Final = (
+    Field("wheel", "radius", "wheel_radius", "radius", 0.25, "Radius", "Wheel radius",
+          least=1e-4, unit="LENGTH"),
+    Field("wheel", "width", "wheel_width", "width", 0.125, "Width", "Wheel width along local X",
+          least=1e-4, unit="LENGTH"),
+    Field("wheel", "max_propulsion_force", "wheel_max_propulsion_force", "maxPropulsionForce",
+          0.0, "Max Propulsion Force", "Driving force (N); 0 for a free wheel", minimum=0.0,
+          old_keys=("maxForce",)),
+    Field("wheel", "braking_force", "wheel_braking_force", "brakingForce", -1.0,
+          "Braking Force",
+          "Braking force (N); negative brakes with the propulsion force, 0 has no brakes"),
+    Field("wheel", "max_steering_angle", "wheel_max_steering_angle", "maxSteeringAngle", 0.0,
+          "Max Steering Angle", "Largest steering angle; 0 does not steer", minimum=0.0,
+          maximum=MAX_ANGLE, subtype="ANGLE"),
+    rate("wheel", "propulsion_force_change_rate", "wheel_propulsion_force_change_rate",
+         "propulsionForceChangeRate", "Propulsion Change Rate",
+         "How fast the propulsion force changes (N/s)"),
+    rate("wheel", "steering_change_rate", "wheel_steering_change_rate", "steeringChangeRate",
+         "Steering Change Rate", "How fast the steering angle changes (rad/s)", 1.0,
+         old_default=-1.0),
+    Field("wheel", "suspension_stiffness", "wheel_suspension_stiffness", "suspensionStiffness",
+          20000.0, "Suspension Stiffness", "Spring stiffness (N/m)", least=1e-3),
+    Field("wheel", "suspension_damping_compression", "wheel_suspension_damping_compression",
+          "suspensionDampingCompression", 2000.0, "Damping Compression",
+          "Damping while compressing (N·s/m)", least=1e-3),
+    Field("wheel", "suspension_damping_rebound", "wheel_suspension_damping_rebound",
+          "suspensionDampingRebound", 2000.0, "Damping Rebound",
+          "Damping while extending (N·s/m)", least=1e-3),
+    Field("wheel", "suspension_travel", "wheel_suspension_travel", "suspensionTravel", 0.25,
+          "Suspension Travel", "How far the suspension moves", minimum=0.0, unit="LENGTH"),
+    Field("wheel", "target_propulsion_force_ratio", "wheel_target_propulsion_force_ratio",
+          "targetPropulsionForceRatio", 0.0, "Propulsion Input",
+          "Initial propulsion input, nominally -1..1", soft_min=-1.0, soft_max=1.0,
+          old_keys=("currentForceRatio",)),
+    Field("wheel", "target_steering_ratio", "wheel_target_steering_ratio",
+          "targetSteeringRatio", 0.0, "Steering Input", "Initial steering input, -1..1",
+          minimum=-1.0, maximum=1.0, old_keys=("currentSteeringRatio",)),
+)
+THRUSTER: Final = (
+    Field("thruster", "max_force", "thruster_max_force", "maxForce", 100.0, "Max Force",
+          "Largest thrust (N)", minimum=0.0, written="required"),
+    _gimbal_rows("thruster", 0.0, False)[0],
+    rate("thruster", "force_change_rate", "thruster_force_change_rate", "forceChangeRate",
+         "Force Change Rate", "How fast the thrust changes (N/s)"),
+    *_gimbal_rows("thruster", 0.0, False)[1:],
+    Field("thruster", "target_force_ratio", "thruster_target_force_ratio", "targetForceRatio",
+          0.0, "Force Input", "Initial thrust input, 0..1", minimum=0.0, soft_max=1.0,
+          old_keys=("currentForceRatio",)),
+    _gimbal_ratio("thruster"),
+)
+HOVER_THRUSTER: Final = (
+    Field("hover_thruster", "max_hover_energy", "hover_max_energy", "maxHoverEnergy", 100.0,
+          "Max Hover Energy", "Hover energy (N·m): force times ground distance", minimum=0.0,
+          written="required"),
+    _gimbal_rows("hover_thruster", 0.5, True)[0],
+    rate("hover_thruster", "hover_energy_change_rate", "hover_energy_change_rate",
+         "hoverEnergyChangeRate", "Energy Change Rate", "How fast the hover energy changes"),
+    *_gimbal_rows("hover_thruster", 0.5, True)[1:],
+    # The 2025 README says currentHoverRatio, its schema currentForceRatio: both are read.
+    Field("hover_thruster", "target_hover_ratio", "hover_target_ratio", "targetHoverRatio",
+          0.0, "Hover Input", "Initial hover input, 0..1", minimum=0.0, soft_max=1.0,
+          old_keys=("currentHoverRatio", "currentForceRatio")),
+    _gimbal_ratio("hover_thruster"),
+)
+SEAT: Final = (
+    Field("seat", "back", "seat_back", "back", (0.0, 0.0, -0.25), "Back",
+          "Where the sitter's back rests (object space)", size=3, subtype="TRANSLATION",
+          unit="LENGTH", axes="vector", written="required"),
+    Field("seat", "foot", "seat_foot", "foot", (0.0, -0.45, 0.5), "Foot",
+          "Where the sitter's feet rest (object space)", size=3, subtype="TRANSLATION",
+          unit="LENGTH", axes="vector", written="required"),
+    Field("seat", "knee", "seat_knee", "knee", (0.0, 0.0, 0.45), "Knee",
+          "Where the sitter's knees are (object space)", size=3, subtype="TRANSLATION",
+          unit="LENGTH", axes="vector", written="required"),
+    Field("seat", "angle", "seat_angle", "angle", math.pi / 2, "Spine Angle",
+          "Angle of the spine to the back→knee line", minimum=0.0, maximum=math.pi,
+          subtype="ANGLE"),
+)
+
+
+FIELDS: Final = (*MOTION, *MATERIAL, *VEHICLE_BODY, *WHEEL, *THRUSTER, *HOVER_THRUSTER, *SEAT)
+
+
+def rows(group: Group) -> tuple[Field, ...]:
+    """The rows of one model part, in table order (the order of panels and JSON keys)."""
+    return tuple(row for row in FIELDS if row.group == group)
+
+
+def props_of(group: Group) -> tuple[str, ...]:
+    """The Blender properties of one group, in table order, each once."""
+    return tuple(dict.fromkeys(row.prop for row in rows(group)))
+
+
+def defaults(group: Group) -> dict[str, Any]:
+    """Model attribute → default for one group."""
+    return {row.attr: row.default for row in rows(group)}
