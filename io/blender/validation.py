@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Scene checks: what would export badly or differently from what the artist expects.
 
-Each problem names its object, a stable code, a message and, where one exists, a fix.
+Each problem names its object, a stable code, a message and, where one exists, a fix. Rules
+that also apply to glTF files (codes, messages, predicates) live in io/rules.py, shared with
+the file checker (scripts/check_physics.py); the rest are Blender-only.
 """
 
 from collections.abc import Iterator
@@ -9,16 +11,15 @@ from dataclasses import dataclass
 
 import bpy
 
-from .fitting import MIN_SIZE, local_bounds
+from .. import rules
+from ..rules import MIN_SIZE
+from .fitting import local_bounds
 from .joint_bridge import body_of
 from .properties import MESH_SHAPE_ITEMS
 
-ENGINE_MAX_HULL_POINTS = 255
 THIN = 0.01
 SHAPE_FIXES = {"make-convex": ("CONVEX", "Convex Hull"), "make-box": ("BOX", "Box"),
                "make-sphere": ("SPHERE", "Sphere")}
-MOVING = frozenset({"DYNAMIC", "KINEMATIC"})
-ROUND = frozenset({"SPHERE", "CAPSULE", "CYLINDER"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,12 @@ class Problem:
     code: str
     message: str
     fix: str = ""
+
+    @classmethod
+    def of(cls, obj: bpy.types.Object, rule: rules.Rule, fix: str = "", **values: object
+           ) -> "Problem":
+        """A problem of a shared rule (its code and message)."""
+        return cls(obj.name, rule.code, rule.message(**values), fix)
 
 
 def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
@@ -53,31 +60,25 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterato
     if props.shape_type != "NONE":
         yield from _shape_problems(obj, fmt)
     if props.is_compound_trigger and props.use_filter:
-        yield Problem(obj.name, "compound-trigger-filter",
-                      "a compound trigger cannot carry a filter: put it on its member shapes",
-                      "move-filter-to-members")
+        yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER, "move-filter-to-members")
     if props.joint_type != "NONE":
         yield from _joint_problems(obj)
-    if props.vehicle_part != "NONE" and not _under_vehicle(obj):
-        yield Problem(obj.name, "part-outside-vehicle",
-                      f"a {props.vehicle_part.lower().replace('_', ' ')} must be below a "
-                      "vehicle body (a Dynamic body marked Vehicle)")
+    if props.vehicle_part != "NONE" and not rules.under_vehicle(_ancestors(obj), _is_vehicle):
+        yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
+                         part=rules.part_label(props.vehicle_part))
 
 
 def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
     props = obj.gltf_physics
     kind = props.shape_type
-    body = body_of(obj)
-    if kind == "TRIMESH" and body is not None and body.gltf_physics.motion_type in MOVING:
-        yield Problem(obj.name, "moving-trimesh",
-                      "a triangle mesh on a moving body: engines need a convex hull", "make-convex")
-    scale = obj.matrix_world.to_scale()
-    if any(s < 0 for s in scale):
-        yield Problem(obj.name, "negative-scale", "negative scale on a shape", "apply-scale")
-    elif kind in ROUND and max(scale) - min(scale) > 1e-4 * max(scale):
-        yield Problem(obj.name, "non-uniform-scale",
-                      f"non-uniform scale distorts a {kind.lower()} in most engines",
-                      "apply-scale" if obj.type == "MESH" else "")
+    if rules.is_moving_trimesh(kind.lower(), _motion_kind(body_of(obj))):
+        yield Problem.of(obj, rules.MOVING_TRIMESH, "make-convex")
+    scale_rule = rules.scale_rule(kind.lower(), obj.matrix_world.to_scale())
+    if scale_rule is rules.NEGATIVE_SCALE:
+        yield Problem.of(obj, scale_rule, "apply-scale")
+    elif scale_rule is not None:
+        yield Problem.of(obj, scale_rule, "apply-scale" if obj.type == "MESH" else "",
+                         kind=kind.lower())
     if kind == "PLANE" and fmt == "OMI":
         yield Problem(obj.name, "plane-in-omi", "OMI has no plane: it is written as a thin box",
                       "make-box")
@@ -96,34 +97,37 @@ def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
                 yield Problem(obj.name, "no-bounds", "Fit to Mesh on an object without a mesh")
             return
         extents = [hi - lo for lo, hi in zip(*bounds, strict=True)]
-        flat = [e for e in extents if e <= MIN_SIZE]
-        if kind == "BOX" and flat:
-            yield Problem(obj.name, "degenerate-size", "the mesh is flat: the box has no depth")
-        if kind == "CAPSULE" and extents[2] < max(extents[0], extents[1]):
-            yield Problem(obj.name, "short-capsule",
-                          "the mesh is shorter than the capsule's diameter", "make-sphere")
+        if kind == "BOX" and rules.is_degenerate(extents):
+            yield Problem.of(obj, rules.DEGENERATE_SIZE, kind="box fitted to a flat mesh")
+        if kind == "CAPSULE" and rules.is_short_capsule(extents[2], max(extents[0], extents[1])):
+            yield Problem.of(obj, rules.SHORT_CAPSULE, "make-sphere")
         return
-    sizes = {"BOX": tuple(props.box_size), "SPHERE": (props.radius,),
-             "CAPSULE": (max(props.radius_top, props.radius_bottom),),
-             "CYLINDER": (props.height, max(props.radius_top, props.radius_bottom))}.get(kind, ())
-    if any(s <= MIN_SIZE for s in sizes):
-        yield Problem(obj.name, "degenerate-size", "a zero size makes the shape degenerate",
-                      "fit" if local_bounds(obj) is not None else "thicken")
+    sizes = rules.critical_sizes(
+        kind.lower(), size=tuple(props.box_size), radius=props.radius, height=props.height,
+        radius_top=props.radius_top, radius_bottom=props.radius_bottom)
+    if rules.is_degenerate(sizes):
+        yield Problem.of(obj, rules.DEGENERATE_SIZE,
+                         "fit" if local_bounds(obj) is not None else "thicken", kind=kind.lower())
+    elif kind == "CAPSULE" and rules.is_short_capsule(
+            props.height + props.radius_top + props.radius_bottom,
+            2 * max(props.radius_top, props.radius_bottom)):
+        yield Problem.of(obj, rules.SHORT_CAPSULE, "make-sphere")
 
 
 def _hull_problems(obj: bpy.types.Object) -> Iterator[Problem]:
-    from .hull import convex_hull_points  # numpy and bmesh only when a hull is checked
+    from .hull import evaluated_vertices, hull_of_points  # bmesh only when a hull is checked
 
     props = obj.gltf_physics
     source = obj if props.mesh_source == "SELF" else props.mesh_object
     if source is None:
         yield Problem(obj.name, "hull-no-mesh", "the convex hull has no mesh")
         return
-    points = convex_hull_points(source, bpy.context.evaluated_depsgraph_get())
-    if len(points) > ENGINE_MAX_HULL_POINTS:
-        yield Problem(obj.name, "hull-too-many-points",
-                      f"the hull has {len(points)} points (engines take {ENGINE_MAX_HULL_POINTS})",
-                      "simplify-hull")
+    hull = hull_of_points(evaluated_vertices(source, bpy.context.evaluated_depsgraph_get()))
+    if rules.is_flat_hull(len(hull.points), hull.volume):
+        yield Problem.of(obj, rules.FLAT_HULL)
+    elif rules.has_too_many_hull_points(len(hull.points)):
+        yield Problem(obj.name, rules.HULL_TOO_MANY_POINTS.code,
+                      rules.hull_points_message(len(hull.points)), "simplify-hull")
 
 
 def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
@@ -133,18 +137,26 @@ def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
     sides = [side for side in (body_of(obj), other) if side is not None]
     if attachment is None and props.joint_connected_body is None:
         yield Problem(obj.name, "joint-unconnected", "the joint has no connected body")
-    elif not any(side.gltf_physics.motion_type == "DYNAMIC" for side in sides):
-        yield Problem(obj.name, "joint-not-dynamic", "neither joined body is dynamic")
+    elif not rules.has_dynamic_side(_motion_kind(side) for side in sides):
+        yield Problem.of(obj, rules.JOINT_NOT_DYNAMIC)
 
 
-def _under_vehicle(obj: bpy.types.Object) -> bool:
+def _motion_kind(obj: bpy.types.Object | None) -> str | None:
+    """The model's motion kind of a body object ("dynamic"), None for no body."""
+    if obj is None or obj.gltf_physics.motion_type == "NONE":
+        return None
+    return obj.gltf_physics.motion_type.lower()
+
+
+def _ancestors(obj: bpy.types.Object) -> Iterator[bpy.types.Object]:
     parent = obj.parent
     while parent is not None:
-        props = parent.gltf_physics
-        if props.is_vehicle and props.motion_type == "DYNAMIC":
-            return True
+        yield parent
         parent = parent.parent
-    return False
+
+
+def _is_vehicle(obj: bpy.types.Object) -> bool:
+    return rules.is_vehicle_body(obj.gltf_physics.is_vehicle, _motion_kind(obj))
 
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
