@@ -30,7 +30,7 @@ $(STAMP): Makefile
 	@$(PY) -c 'import sys; sys.exit(sys.version_info[:2] != tuple(map(int, "$(PYTHON_VERSION)".split("."))))' 2>/dev/null || rm -rf $(VENV)
 	$(PYTHON_SYSTEM) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet "bpy==$(BPY_VERSION)" numpy==$(NUMPY) pytest==9.2.0 jsonschema==4.26.0 hypothesis==6.170.15 ruff==0.17.5
+	$(PY) -m pip install --quiet "bpy==$(BPY_VERSION)" numpy==$(NUMPY) pytest==9.2.0 jsonschema==4.26.0 hypothesis==6.170.15 ruff==0.17.5 coacd==1.0.14
 	touch $(STAMP)
 
 node_modules/.package-lock.json: package.json package-lock.json

@@ -3,11 +3,11 @@
 
 import bpy
 
-from . import hull, joints, layers, native, shapes, tools, validation, vehicles
+from . import decomposition, hull, joints, layers, native, shapes, tools, validation, vehicles
 
 CLASSES = (
     *shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES, *hull.CLASSES,
-    *validation.CLASSES, *vehicles.CLASSES, *native.CLASSES,
+    *validation.CLASSES, *vehicles.CLASSES, *native.CLASSES, *decomposition.CLASSES,
 )
 
 

@@ -3,7 +3,14 @@
 
 import bpy
 
-from . import gltf_dialog, joint_overlay, object_panels, scene_panels, shape_overlay
+from . import (
+    gltf_dialog,
+    joint_overlay,
+    object_menu,
+    object_panels,
+    scene_panels,
+    shape_overlay,
+)
 
 CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES)
 
@@ -15,10 +22,12 @@ def register() -> None:
     gltf_dialog.register(__package__.rpartition(".")[0])
     joint_overlay.register()
     shape_overlay.register()
+    object_menu.register()
 
 
 def unregister() -> None:
     """Remove the dialog section and the panels."""
+    object_menu.unregister()
     shape_overlay.unregister()
     joint_overlay.unregister()
     gltf_dialog.unregister(__package__.rpartition(".")[0])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Benchmark: glTF export and import with and without physics, and hull simplification.
+"""Benchmark: glTF export/import with and without physics, hull tool, convex decomposition.
 
 `make bench` runs `python scripts/bench.py`. Every measurement runs in a fresh
 Blender-as-a-module process (plain runs never enable the add-on), so each phase has its own
@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 if __package__:  # imported as scripts.bench (the tests share its mesh builders)
-    from . import bench_repeat
+    from . import bench_decompose, bench_repeat
     from .convert import load_module
 else:  # run as a script: scripts/ is sys.path[0]
+    import bench_decompose
     import bench_repeat
     from convert import load_module
 
@@ -113,6 +114,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--skip-hull", action="store_true", help="leave out the hull benchmark")
     parser.add_argument("--skip-repeat", action="store_true",
                         help="leave out the repeated imports of a file with a bad array")
+    parser.add_argument("--skip-decompose", action="store_true",
+                        help="leave out the convex decomposition figures")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
@@ -316,6 +319,12 @@ def main(argv: list[str]) -> int:
             repeat_targets = bench_repeat.report(report["repeat"])
             print_verdicts(repeat_targets)
             targets += repeat_targets
+    if not args.skip_decompose:
+        report["decompose"] = bench_decompose.measure(run_worker)
+        if report["decompose"] is not None:
+            decompose_targets = bench_decompose.report(report["decompose"])
+            print_verdicts(decompose_targets)
+            targets += decompose_targets
     if args.profile:
         report["profiles"] = profile_phases(max(args.size_list))
     report["targets"] = targets
@@ -336,7 +345,8 @@ def worker(spec: dict[str, Any]) -> int:
     try:
         workers = {"build": build_worker, "phase": phase_worker, "hull": hull_worker,
                    "overlay": overlay_worker,
-                   "repeat": lambda s, u: bench_repeat.repeat_worker(s, u, enable_addon)}
+                   "repeat": lambda s, u: bench_repeat.repeat_worker(s, u, enable_addon),
+                   "decompose": lambda s, u: bench_decompose.decompose_worker(s, u, enable_addon)}
         result = workers[spec["kind"]](spec, Path(user))
     finally:
         shutil.rmtree(user, ignore_errors=True)

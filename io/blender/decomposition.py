@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Convex decomposition of Blender objects into a compound of collision-only hull children.
+
+Each object's evaluated mesh (modifiers applied, world scale applied so concavity is measured
+at the size the engine sees) is read on the main thread, decomposed on a worker thread
+(`io.decomposition` through `io.background_job`), and the parts become children of the
+object, in its local space: collision-only mesh objects with a Convex Hull shape, tagged so
+a later run replaces them. The object keeps its visible mesh and loses its own shape; a
+trigger becomes a compound trigger of trigger parts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from ..background_job import BackgroundJob, JobCancelledError
+from ..decomposition import (
+    Decomposition,
+    DecompositionError,
+    MeshCheck,
+    Settings,
+    check_mesh,
+    decompose,
+    input_error,
+    input_warnings,
+)
+from .collision_mesh import evaluated_triangles
+from .hull import hull_mesh
+from .property_copy import copy_group
+
+#: Custom property marking a part; its value is the name of the object it was made for.
+PART_TAG = "gltf_physics_convex_part"
+PART_SUFFIX = ".part"
+#: Settings a part takes over from its object: material and collision filter.
+SHARED_FIELDS = frozenset({
+    "use_material", "static_friction", "dynamic_friction", "restitution", "friction_combine",
+    "restitution_combine", "use_filter", "filter_layers", "filter_mode", "filter_targets",
+})
+MIN_SCALE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One object's mesh as the decomposition reads it."""
+
+    name: str
+    vertices: np.ndarray  # object space times the world scale
+    triangles: np.ndarray
+    scale: np.ndarray  # divided back out of the parts
+    check: MeshCheck
+
+
+def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source:
+    """The evaluated mesh of `obj`, scaled by its world scale."""
+    scale = np.abs(np.array(obj.matrix_world.to_scale(), dtype=np.float64))
+    data = None
+    if scale.min() > MIN_SCALE:
+        data = evaluated_triangles(obj, depsgraph, Matrix.Diagonal((*scale, 1.0)), False)
+    if data is None:
+        vertices, triangles = np.empty((0, 3)), np.empty((0, 3), dtype=np.int32)
+    else:
+        vertices, triangles = data[0].astype(np.float64), data[1]
+    return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles))
+
+
+# -- which objects ------------------------------------------------------------------------
+
+
+def is_part(obj: bpy.types.Object) -> bool:
+    """Whether `obj` is a part a decomposition made (and still under its object)."""
+    return obj.get(PART_TAG) is not None and obj.parent is not None
+
+
+def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """The parts of an earlier decomposition of `obj`."""
+    return [child for child in obj.children if child.get(PART_TAG) is not None]
+
+
+def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
+    """The objects to decompose for a selection: mesh objects that are not collision-only,
+    and the object of a selected part (so a part's panel can run it again)."""
+    found: dict[str, bpy.types.Object] = {}
+    for obj in objects:
+        owner = obj.parent if is_part(obj) else obj
+        if owner.type == "MESH" and not owner.gltf_physics.collision_only:
+            found.setdefault(owner.name, owner)
+    return list(found.values())
+
+
+# -- making the parts ---------------------------------------------------------------------
+
+
+def replace_parts(
+    obj: bpy.types.Object, decomposition: Decomposition, scale: np.ndarray,
+) -> list[bpy.types.Object]:
+    """Make the parts children of `obj` (replacing earlier ones) and take its own shape."""
+    remove_parts(obj)
+    _remove_own_proxy(obj)
+    props = obj.gltf_physics
+    trigger = props.shape_role == "TRIGGER" or props.is_compound_trigger
+    every = frozenset(p.identifier for p in props.bl_rna.properties)
+    made = []
+    for number, points in enumerate(decomposition.parts, start=1):
+        name = f"{obj.name}{PART_SUFFIX}{number:03d}"
+        part = bpy.data.objects.new(name, hull_mesh(name, points / scale))
+        for collection in obj.users_collection:
+            collection.objects.link(part)
+        part.parent = obj
+        part.display_type = "WIRE"
+        part.hide_render = True
+        part[PART_TAG] = obj.name
+        copy_group(props, part.gltf_physics, skip=every - SHARED_FIELDS)
+        shape = part.gltf_physics
+        shape.collision_only = True
+        shape.shape_type = "CONVEX"
+        shape.mesh_source = "SELF"
+        shape.shape_role = "TRIGGER" if trigger else "COLLIDER"
+        made.append(part)
+    props.shape_type = "NONE"
+    if trigger and not _joins_compound_above(obj):
+        props.is_compound_trigger = True
+        props.use_filter = False  # a compound trigger has none: its parts carry it
+    return made
+
+
+def remove_parts(obj: bpy.types.Object) -> int:
+    """Delete the parts of an earlier decomposition (and their meshes); how many."""
+    parts = parts_of(obj)
+    for part in parts:
+        mesh = part.data
+        bpy.data.objects.remove(part)
+        if mesh is not None and mesh.users == 0:
+            bpy.data.meshes.remove(mesh)
+    return len(parts)
+
+
+def _remove_own_proxy(obj: bpy.types.Object) -> None:
+    """Delete the collision-only proxy child the object's single shape used (a hull from
+    Generate Convex Hull, an imported collision mesh): the parts replace that shape."""
+    props = obj.gltf_physics
+    proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
+    if proxy is None or proxy.parent != obj or not proxy.gltf_physics.collision_only \
+            or proxy.gltf_physics.shape_type != "NONE" or proxy.children:
+        return
+    mesh = proxy.data
+    props.mesh_object = None
+    props.mesh_source = "SELF"
+    bpy.data.objects.remove(proxy)
+    if mesh is not None and mesh.users == 0:
+        bpy.data.meshes.remove(mesh)
+
+
+def _joins_compound_above(obj: bpy.types.Object) -> bool:
+    if not obj.gltf_physics.join_compound_trigger:
+        return False
+    parent = obj.parent
+    while parent is not None:
+        if parent.gltf_physics.is_compound_trigger:
+            return True
+        parent = parent.parent
+    return False
+
+
+# -- running ------------------------------------------------------------------------------
+
+
+@dataclass
+class DecompositionRun:
+    """Decomposes objects one after another on a worker thread.
+
+    A modal operator calls `step()` on a timer until it returns True, then `apply()`; a
+    script calls `run()`, which blocks. Objects are named, not held: the user may undo or
+    delete while the work runs.
+    """
+
+    settings: Settings
+    sources: list[Source] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    results: dict[str, Decomposition] = field(default_factory=dict)
+    index: int = 0
+    job: BackgroundJob | None = None
+
+    @classmethod
+    def prepare(
+        cls, objects: Iterable[bpy.types.Object], settings: Settings,
+        depsgraph: bpy.types.Depsgraph,
+    ) -> DecompositionRun:
+        """Read every object's mesh; objects that cannot be decomposed go to `errors`."""
+        run = cls(settings)
+        for obj in objects:
+            source = read_source(obj, depsgraph)
+            problem = "has zero scale" if source.scale.min() <= MIN_SCALE else input_error(
+                source.check, settings)
+            if problem:
+                run.errors.append(f"{obj.name} {problem}")
+                continue
+            run.warnings += [f"{obj.name} {w}" for w in input_warnings(source.check, settings)]
+            run.sources.append(source)
+        return run
+
+    def step(self) -> bool:
+        """Collect a finished object, start the next one; True when all are done."""
+        if self.job is not None:
+            if not self.job.done:
+                return False
+            self._collect()
+        if self.index >= len(self.sources):
+            return True
+        source = self.sources[self.index]
+        work = functools.partial(decompose, source.vertices, source.triangles, self.settings)
+        self.job = BackgroundJob(work, f"gltf_physics decomposition of {source.name}").start()
+        return False
+
+    def _collect(self) -> None:
+        name = self.sources[self.index].name
+        try:
+            self.results[name] = self.job.result()
+        except DecompositionError as exc:
+            self.errors.append(f"{name} {exc}")
+        except JobCancelledError:
+            pass
+        except Exception as exc:  # a bug must not take Blender down: report it
+            self.errors.append(f"{name}: decomposition failed ({type(exc).__name__}: {exc})")
+        self.job = None
+        self.index += 1
+
+    def run(self) -> None:
+        """Decompose every object, blocking until done."""
+        while not self.step():
+            self.job.wait()
+
+    def cancel(self) -> None:
+        """Stop: the running object's work is abandoned (a CoACD call in progress finishes
+        in the background and is dropped); nothing is applied."""
+        if self.job is not None:
+            self.job.cancel()
+        self.index = len(self.sources)
+        self.results.clear()
+
+    @property
+    def progress(self) -> float:
+        """Share of the work done, 0..1."""
+        if not self.sources:
+            return 1.0
+        running = self.job.fraction if self.job is not None else 0.0
+        return min((self.index + running) / len(self.sources), 1.0)
+
+    def status(self) -> str:
+        """One line for the status bar."""
+        if self.job is None or self.index >= len(self.sources):
+            return "Convex decomposition: making the parts"
+        return (f"Convex decomposition of {self.sources[self.index].name} "
+                f"({self.index + 1}/{len(self.sources)}): {self.job.stage}, "
+                f"{self.job.elapsed:.0f} s. Esc cancels")
+
+    def apply(self) -> dict[str, list[bpy.types.Object]]:
+        """Make the parts of every decomposed object (main thread); the parts by object."""
+        made = {}
+        for name, decomposition in self.results.items():
+            obj = bpy.data.objects.get(name)
+            source = next(s for s in self.sources if s.name == name)
+            if obj is None:
+                self.warnings.append(f"{name} was deleted while it was decomposed")
+                continue
+            made[name] = replace_parts(obj, decomposition, source.scale)
+        return made

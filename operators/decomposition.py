@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Convex decomposition operator: a modal run with progress in a window, blocking in scripts."""
+
+import bpy
+
+from ..io.blender.decomposition import DecompositionRun, read_source, targets
+from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
+from . import validation
+
+TIMER_SECONDS = 0.1
+PREPROCESS_ITEMS = (
+    ("AUTO", "Auto", "Remesh open or non-manifold meshes into a watertight one first"),
+    ("ON", "On", "Always remesh into a watertight mesh first"),
+    ("OFF", "Off", "Use the mesh as it is: it must be watertight"),
+)
+
+
+class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
+    """Split each selected mesh into convex parts (CoACD): collision-only Convex Hull children of at most 255 points that together form its compound collider; the mesh stays visible and loses its own shape. Runs again replace the parts"""
+
+    bl_idname = "gltf_physics.convex_decompose"
+    bl_label = "Convex Decomposition"
+    bl_options = {"REGISTER", "UNDO"}
+
+    threshold: bpy.props.FloatProperty(
+        name="Concavity Threshold", description="Largest concavity left in a part, relative "
+        "to the object's size: lower gives more and tighter parts", default=0.05, min=0.01,
+        max=1.0, step=1, precision=3,
+    )
+    max_parts: bpy.props.IntProperty(
+        name="Max Parts", description="Most parts per object (the closest parts are merged "
+        "until it fits); 0 for no limit", default=0, min=0, soft_max=64, max=1024,
+    )
+    resolution: bpy.props.IntProperty(
+        name="Resolution", description="Surface samples used to measure concavity: higher "
+        "is more precise and slower", default=2000, min=100, soft_max=10000, max=100000,
+    )
+    preprocess: bpy.props.EnumProperty(
+        name="Preprocess", description="Remesh into a watertight mesh before decomposing",
+        items=PREPROCESS_ITEMS,
+    )
+    preprocess_resolution: bpy.props.IntProperty(
+        name="Voxel Resolution", description="Resolution of the watertight remeshing: higher "
+        "keeps more detail and is slower", default=50, min=10, soft_max=150, max=500,
+    )
+    seed: bpy.props.IntProperty(
+        name="Seed", description="Random seed: the same seed and mesh give the same parts",
+        default=0, min=0,
+    )
+    start_modal: bpy.props.BoolProperty(options={"HIDDEN", "SKIP_SAVE"})
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        reason = missing_reason()
+        if reason:
+            cls.poll_message_set(reason)
+            return False
+        if not targets(_selection(context)):
+            cls.poll_message_set("Select a mesh object (not a collision-only proxy)")
+            return False
+        return True
+
+    def settings(self) -> Settings:
+        """The options as the decomposition takes them."""
+        return Settings(threshold=self.threshold, max_parts=self.max_parts,
+                        resolution=self.resolution, preprocess=self.preprocess.lower(),
+                        preprocess_resolution=self.preprocess_resolution, seed=self.seed)
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if context.window is None:  # no UI to show progress in: run to the end
+            return self.execute(context)
+        depsgraph = context.evaluated_depsgraph_get()
+        self._checks = [read_source(obj, depsgraph) for obj in targets(_selection(context))]
+        self.start_modal = True
+        return context.window_manager.invoke_props_dialog(self, width=420)
+
+    def draw(self, _context: bpy.types.Context) -> None:
+        layout = self.layout
+        layout.use_property_split = True
+        for name in ("threshold", "max_parts", "resolution", "preprocess",
+                     "preprocess_resolution", "seed"):
+            layout.prop(self, name)
+        settings = self.settings()
+        for source in getattr(self, "_checks", ()):
+            problem = input_error(source.check, settings)
+            for note in [problem] if problem else input_warnings(source.check, settings):
+                layout.label(text=f"{source.name} {note}", icon="ERROR" if problem else "INFO")
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        run = DecompositionRun.prepare(targets(_selection(context)), self.settings(),
+                                       context.evaluated_depsgraph_get())
+        if self.start_modal and context.window is not None and run.sources:
+            self.start_modal = False  # a redo from the Adjust panel runs to the end
+            return self._start(context, run)
+        run.run()
+        return self._finish(context, run)
+
+    def _start(self, context: bpy.types.Context, run: DecompositionRun) -> set[str]:
+        self._run = run
+        wm = context.window_manager
+        self._timer = wm.event_timer_add(TIMER_SECONDS, window=context.window)
+        wm.progress_begin(0, 100)
+        wm.modal_handler_add(self)
+        run.step()
+        return {"RUNNING_MODAL"}
+
+    def modal(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        run = self._run
+        if event.type == "ESC" and event.value == "PRESS":
+            run.cancel()
+            self._stop(context)
+            self.report({"WARNING"}, "Convex decomposition cancelled: nothing was changed")
+            return {"CANCELLED"}
+        if event.type != "TIMER":
+            return {"PASS_THROUGH"}  # the rest of the UI keeps working
+        if not run.step():
+            context.window_manager.progress_update(int(run.progress * 100))
+            context.workspace.status_text_set(run.status())
+            return {"RUNNING_MODAL"}
+        self._stop(context)
+        return self._finish(context, run)
+
+    def _stop(self, context: bpy.types.Context) -> None:
+        wm = context.window_manager
+        wm.event_timer_remove(self._timer)
+        wm.progress_end()
+        context.workspace.status_text_set(None)
+
+    def _finish(self, context: bpy.types.Context, run: DecompositionRun) -> set[str]:
+        made = run.apply()
+        failed = "ERROR" if not made else "WARNING"  # an ERROR makes a script's call raise
+        for message in run.errors:
+            self.report({failed}, message)
+        for message in run.warnings:
+            self.report({"WARNING"}, message)
+        if not made:
+            return {"CANCELLED"}
+        parts = sum(len(p) for p in made.values())
+        self.report({"INFO"}, f"{len(made)} object(s) decomposed into {parts} convex part(s)")
+        if context.scene.gltf_physics.problems:
+            validation.store(context.scene)  # the list showed the problem this may fix
+        return {"FINISHED"}
+
+
+def _selection(context: bpy.types.Context) -> list[bpy.types.Object]:
+    objs = list(context.selected_objects or [])
+    if context.active_object is not None and context.active_object not in objs:
+        objs.append(context.active_object)
+    return objs
+
+
+CLASSES = (GLTF_PHYSICS_OT_convex_decompose,)
