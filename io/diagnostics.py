@@ -84,6 +84,11 @@ class Report:
         """The issues of one severity."""
         return [issue for issue in self.issues if issue.severity == severity]
 
+    def total(self, severity: Severity) -> int:
+        """Every issue of one severity, listed or only counted."""
+        return len(self.of(severity)) + sum(
+            n for code, n in self.unlisted.items() if self._unlisted_severity[code] == severity)
+
     def summary(self) -> str:
         """One line for an operator report, e.g. '2 warnings (bad-index, not-a-number)'."""
         codes = Counter(issue.code for issue in self.of("warning") + self.of("error"))
