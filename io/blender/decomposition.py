@@ -241,6 +241,7 @@ class DecompositionRun:
         in the background and is dropped); nothing is applied."""
         if self.job is not None:
             self.job.cancel()
+        self.job = None
         self.index = len(self.sources)
         self.results.clear()
 

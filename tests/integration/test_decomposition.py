@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Convex decomposition operator: parts, re-runs, scale, triggers, bad input, the modal run's
+steps and cancel, and the greyed-out operator where CoACD is missing."""
+
+import importlib
+import sys
+import time
+
+import bpy
+import numpy as np
+import pytest
+
+from scripts import bench_decompose as meshes
+from tests.integration import scene_helpers as h
+from tests.integration.conftest import MODULE
+
+pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+
+
+@pytest.fixture
+def bridge():
+    """The add-on's io.blender.decomposition module."""
+    return importlib.import_module(f"{MODULE}.io.blender.decomposition")
+
+
+@pytest.fixture
+def core():
+    """The add-on's io.decomposition module."""
+    return importlib.import_module(f"{MODULE}.io.decomposition")
+
+
+def torus_object(name="Torus", segments=16, rings=8, **physics):
+    obj = meshes.mesh_object(name, *meshes.torus(1.0, 0.3, segments, rings))
+    return h.set_physics(obj, **physics)
+
+
+def select_only(*objs):
+    for other in bpy.context.view_layer.objects:
+        other.select_set(other in objs)
+    bpy.context.view_layer.objects.active = objs[0]
+
+
+def decompose(*objs, **options):
+    select_only(*objs)
+    return bpy.ops.gltf_physics.convex_decompose(**options)
+
+
+def parts_of(obj):
+    return sorted((c for c in obj.children if c.gltf_physics.shape_type != "NONE"),
+                  key=lambda c: c.name)
+
+
+def problems_of(scene) -> dict[str, set[str]]:
+    bpy.ops.gltf_physics.validate()
+    found: dict[str, set[str]] = {}
+    for item in scene.gltf_physics.problems:
+        found.setdefault(item.obj, set()).add(item.code)
+    return found
+
+
+def test_torus_becomes_a_compound_of_at_least_four_convex_parts(clean_scene):
+    torus = torus_object(segments=96, rings=48, motion_type="DYNAMIC", shape_type="TRIMESH")
+    assert problems_of(clean_scene) == {"Torus": {"moving-trimesh"}}
+    assert decompose(torus) == {"FINISHED"}
+    parts = parts_of(torus)
+    figures = meshes.part_figures(parts)
+    assert figures["parts"] >= 4 and figures["max_points"] <= 255
+    exact = meshes.torus_volume(1.0, 0.3)
+    assert abs(figures["volume"] / exact - 1.0) <= 0.25, figures
+    for part in parts:
+        props = part.gltf_physics
+        assert part.parent == torus and part.matrix_parent_inverse == torus.matrix_parent_inverse
+        assert (props.shape_type, props.mesh_source, props.shape_role) == (
+            "CONVEX", "SELF", "COLLIDER")
+        assert props.collision_only and part.hide_render and part.display_type == "WIRE"
+        assert props.motion_type == "NONE"
+    assert torus.gltf_physics.shape_type == "NONE" and len(torus.data.vertices) == 4608
+    assert problems_of(clean_scene) == {}
+
+
+def test_a_new_run_replaces_the_parts_and_they_keep_material_and_filter(clean_scene):
+    torus = torus_object(motion_type="DYNAMIC", shape_type="CONVEX", use_material=True,
+                         dynamic_friction=0.9, restitution=0.3, use_filter=True)
+    torus.gltf_physics.filter_layers[2] = True
+    select_only(torus)
+    bpy.ops.gltf_physics.simplify_hull()
+    proxy = torus.gltf_physics.mesh_object.name
+    assert decompose(torus) == {"FINISHED"}
+    assert proxy not in bpy.data.objects  # the single hull's proxy went with its shape
+    assert torus.gltf_physics.mesh_object is None
+    first = {p.name for p in parts_of(torus)}
+    assert decompose(torus, max_parts=4) == {"FINISHED"}
+    parts = parts_of(torus)
+    assert 1 <= len(parts) <= 4
+    assert not (first - {p.name for p in parts}) & set(bpy.data.objects.keys())
+    assert not [m for m in bpy.data.meshes if m.users == 0]
+    for part in parts:
+        props = part.gltf_physics
+        assert props.use_material and props.dynamic_friction == pytest.approx(0.9)
+        assert props.restitution == pytest.approx(0.3)
+        assert props.use_filter and props.filter_layers[2] and not props.filter_layers[0]
+    assert decompose(parts[0], max_parts=4) == {"FINISHED"}  # a selected part runs its object
+    assert len(parts_of(torus)) == len(parts) and not parts_of(parts_of(torus)[0])
+
+
+def test_scale_is_honoured_and_the_parts_live_in_object_space(clean_scene):
+    torus = torus_object(motion_type="DYNAMIC")
+    torus.scale = (2.0, 1.0, 0.5)
+    bpy.context.view_layer.update()
+    assert decompose(torus) == {"FINISHED"}
+    parts = parts_of(torus)
+    bpy.context.view_layer.update()
+    figures = meshes.part_figures(parts)  # world space: the volume scales by 2 × 1 × 0.5
+    assert abs(figures["volume"] / meshes.torus_volume(1.0, 0.3) - 1.0) <= 0.25
+    local = np.vstack([[v.co[:] for v in part.data.vertices] for part in parts])
+    assert np.abs(local[:, 2]).max() <= 0.3 + 1e-3  # object space, not world
+    assert np.abs(local[:, 0]).max() <= 1.3 + 1e-3
+
+
+def test_a_trigger_becomes_a_compound_trigger_of_trigger_parts(clean_scene):
+    zone = torus_object("Zone", shape_type="TRIMESH", shape_role="TRIGGER", use_filter=True)
+    zone.gltf_physics.filter_layers[1] = True
+    assert decompose(zone) == {"FINISHED"}
+    props = zone.gltf_physics
+    assert props.is_compound_trigger and not props.use_filter and props.shape_type == "NONE"
+    for part in parts_of(zone):
+        assert part.gltf_physics.shape_role == "TRIGGER"
+        assert part.gltf_physics.use_filter and part.gltf_physics.filter_layers[1]
+    assert problems_of(clean_scene) == {}
+
+
+def _unchanged(obj, shape="TRIMESH"):
+    return obj.gltf_physics.shape_type == shape and not obj.children
+
+
+def test_bad_input_gives_a_message_and_leaves_the_object_as_it_was(clean_scene, monkeypatch):
+    plane = meshes.mesh_object("Plane", np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0.0]]),
+                               np.array([[0, 1, 2, 3]]), np.empty((0, 3), dtype=int))
+    h.set_physics(plane, motion_type="DYNAMIC", shape_type="TRIMESH")
+    with pytest.raises(RuntimeError, match="Plane has no volume"):
+        decompose(plane)
+    assert _unchanged(plane)
+    points, quads, _ = meshes.torus(1.0, 0.3, 16, 8)
+    holed = meshes.mesh_object("Holed", points, quads[1:], np.empty((0, 3), dtype=int))
+    h.set_physics(holed, motion_type="DYNAMIC", shape_type="TRIMESH")
+    with pytest.raises(RuntimeError, match=r"Holed is not watertight \(4 open edges\)"):
+        decompose(holed, preprocess="OFF")
+    assert _unchanged(holed)
+    flat = torus_object("Squashed", motion_type="DYNAMIC", shape_type="TRIMESH")
+    flat.scale = (1.0, 1.0, 0.0)
+    bpy.context.view_layer.update()
+    with pytest.raises(RuntimeError, match="Squashed has zero scale"):
+        decompose(flat)
+    coacd = sys.modules["coacd"]
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(coacd, "run_coacd", broken)
+    good = torus_object("Good", motion_type="DYNAMIC", shape_type="TRIMESH")
+    with pytest.raises(RuntimeError, match="Good CoACD failed: out of memory"):
+        decompose(good)
+    assert _unchanged(good)
+    monkeypatch.undo()
+    assert decompose(good, plane) == {"FINISHED"}  # one bad object does not stop the others
+    assert parts_of(good) and _unchanged(plane)
+
+
+def test_a_large_mesh_is_announced(clean_scene, bridge, core, monkeypatch):
+    monkeypatch.setattr(core, "LARGE_TRIANGLES", 100)
+    torus = torus_object()
+    run = bridge.DecompositionRun.prepare([torus], core.Settings(),
+                                          bpy.context.evaluated_depsgraph_get())
+    assert run.warnings == ["Torus has 256 triangles: the decomposition may take minutes"]
+    assert len(run.sources) == 1 and run.errors == []
+
+
+def test_the_modal_run_steps_off_the_main_thread_and_cancel_changes_nothing(
+        clean_scene, bridge, core):
+    torus = torus_object(motion_type="DYNAMIC", shape_type="TRIMESH")
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    run = bridge.DecompositionRun.prepare([torus], core.Settings(), depsgraph)
+    assert run.step() is False  # started: the main thread is free again at once
+    job = run.job
+    assert run.status().startswith("Convex decomposition of Torus (1/1)")
+    run.cancel()
+    job.wait(120)
+    assert run.step() is True and run.apply() == {}
+    assert _unchanged(torus)
+    run = bridge.DecompositionRun.prepare([torus], core.Settings(), depsgraph)
+    seen = []
+    while not run.step():  # what the modal operator's timer does
+        seen.append(run.progress)
+        time.sleep(0.05)
+    assert seen == sorted(seen) and run.progress == 1.0
+    made = run.apply()
+    assert list(made) == ["Torus"] and made["Torus"] == parts_of(torus)
+    assert "UNDO" in bpy.types.GLTF_PHYSICS_OT_convex_decompose.bl_options
+
+
+def test_greyed_out_with_the_reason_where_coacd_is_missing(clean_scene, core, monkeypatch):
+    torus = torus_object()
+    select_only(torus)
+    assert bpy.ops.gltf_physics.convex_decompose.poll()
+    core.missing_reason.cache_clear()
+    monkeypatch.setitem(sys.modules, "coacd", None)
+    try:
+        assert core.missing_reason()
+        assert not bpy.ops.gltf_physics.convex_decompose.poll()
+    finally:
+        monkeypatch.undo()
+        core.missing_reason.cache_clear()
+    assert bpy.ops.gltf_physics.convex_decompose.poll()
+    select_only(h.empty_object("Empty"))
+    assert not bpy.ops.gltf_physics.convex_decompose.poll()
+
+
+def test_the_object_menu_offers_it(clean_scene):
+    entries = [f.__module__ for f in bpy.types.VIEW3D_MT_object._dyn_ui_initialize()]
+    assert f"{MODULE}.panels.object_menu" in entries
