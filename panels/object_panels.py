@@ -5,6 +5,7 @@ import bpy
 
 from ..io.blender.joint_bridge import body_of
 from ..io.blender.properties import MESH_SHAPE_ITEMS
+from .field_rows import draw_fields
 
 SIZE_FIELDS = {
     "BOX": ("box_size",),
@@ -77,9 +78,7 @@ class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
             layout.prop(props, "inertia_diagonal")
             layout.prop(props, "inertia_orientation")
         layout.prop(props, "lock_rotation", toggle=True)
-        layout.prop(props, "linear_velocity")
-        layout.prop(props, "angular_velocity")
-        layout.prop(props, "gravity_factor")
+        draw_fields(layout, props, "motion")
 
 
 class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
@@ -140,9 +139,7 @@ class GLTF_PHYSICS_PT_material(_PhysicsTab, bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         layout.enabled = props.use_material
-        for name in ("static_friction", "dynamic_friction", "restitution", "friction_combine",
-                     "restitution_combine"):
-            layout.prop(props, name)
+        draw_fields(layout, props, "material")
 
 
 class GLTF_PHYSICS_PT_filter(_PhysicsTab, bpy.types.Panel):
@@ -317,29 +314,9 @@ class GLTF_PHYSICS_PT_vehicle(_PhysicsTab, bpy.types.Panel):
         layout.use_property_split = True
         if props.motion_type != "DYNAMIC":
             layout.label(text="A vehicle must be a Dynamic body", icon="ERROR")
-        for name in ("vehicle_pilot_seat", "vehicle_max_speed", "vehicle_gyro_torque",
-                     "vehicle_linear_dampeners", "vehicle_angular_dampeners",
-                     "vehicle_use_throttle", "vehicle_linear_activation",
-                     "vehicle_angular_activation"):
-            layout.prop(props, name)
+        layout.prop(props, "vehicle_pilot_seat")
+        draw_fields(layout, props, "vehicle_body")
         layout.operator("gltf_physics.wheels_add", icon="MESH_CIRCLE")
-
-
-PART_FIELDS = {
-    "WHEEL": ("wheel_radius", "wheel_width", "wheel_max_propulsion_force",
-              "wheel_braking_force", "wheel_max_steering_angle",
-              "wheel_propulsion_force_change_rate", "wheel_steering_change_rate",
-              "wheel_suspension_stiffness", "wheel_suspension_damping_compression",
-              "wheel_suspension_damping_rebound", "wheel_suspension_travel",
-              "wheel_target_propulsion_force_ratio", "wheel_target_steering_ratio",
-              "use_material"),
-    "THRUSTER": ("thruster_max_force", "thruster_force_change_rate",
-                 "thruster_target_force_ratio", "gimbal_max", "gimbal_change_rate",
-                 "thruster_linear_gimbal_adjust_ratio", "gimbal_target_ratio"),
-    "HOVER_THRUSTER": ("hover_max_energy", "hover_energy_change_rate", "hover_target_ratio",
-                       "gimbal_max", "gimbal_change_rate", "hover_linear_gimbal_adjust_ratio",
-                       "gimbal_target_ratio"),
-}
 
 
 class GLTF_PHYSICS_PT_vehicle_part(_PhysicsTab, bpy.types.Panel):
@@ -359,13 +336,14 @@ class GLTF_PHYSICS_PT_vehicle_part(_PhysicsTab, bpy.types.Panel):
         props = context.object.gltf_physics
         layout = self.layout
         layout.use_property_split = True
-        for name in PART_FIELDS.get(props.vehicle_part, ()):
-            layout.prop(props, name)
-        if props.vehicle_part == "WHEEL" and props.use_material:
-            layout.label(text="Wheel friction: see Physics Material", icon="INFO")
+        if props.vehicle_part != "NONE":
+            draw_fields(layout, props, props.vehicle_part.lower())
+        if props.vehicle_part == "WHEEL":
+            layout.prop(props, "use_material")
+            if props.use_material:
+                layout.label(text="Wheel friction: see Physics Material", icon="INFO")
         if props.is_seat:
-            for name in ("seat_back", "seat_foot", "seat_knee", "seat_angle"):
-                layout.prop(props, name)
+            draw_fields(layout, props, "seat")
 
 
 CLASSES = (

@@ -16,21 +16,28 @@ from typing import Any
 
 import bpy
 
-from .. import axes
 from ..codecs.common import Encoded
 from ..codecs.registry import encode_document
 from ..diagnostics import Report
-from ..joints import settings_to_gltf
 from ..model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
-from ..structure import STATIC_IN_MOVING_CODE, joint_needs_own_node, kind_in_target
+from ..structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
-from .joint_bridge import body_of, on_bone_node, settings_of
+from .field_props import stored_key, table_key
+from .joint_bridge import body_of, on_bone_node
+from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .properties import MESH_SHAPE_ITEMS
 from .stored_settings import snapshot
-from .to_model import filter_of, material_of, motion_of, placement_of
+from .to_model import (
+    MOTION_INPUTS,
+    SHAPE_PART_INPUTS,
+    filter_of,
+    material_of,
+    motion_of,
+    placement_of,
+)
 from .vehicle_bridge import has_vehicle_data, vehicle_node_of
 
 PENDING_KEY = "gltf_physics_pending"
@@ -50,16 +57,8 @@ class _Record:
     trigger_members: tuple[str, ...] = ()
 
 
-def _has_body_or_shape(props: Any) -> bool:
-    return props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger
-
-
 def _has_physics(props: Any) -> bool:
-    return _has_body_or_shape(props) or props.joint_type != "NONE"
-
-
-def _near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> bool:
-    return all(abs(v - i) < 1e-6 for v, i in zip(values, identity, strict=True))
+    return has_body_or_shape(props) or props.joint_type != "NONE"
 
 
 def _stands_for_bone(obj: Any, yup: bool) -> bool:
@@ -76,7 +75,7 @@ def _uses_own_mesh(props: Any) -> bool:
     return props.shape_type in MESH_SHAPE_ITEMS and props.mesh_source == "SELF"
 
 
-class PhysicsExportExtension:
+class PhysicsExportExtension(JointExport):
     """Writes gltf_physics object settings as OMI or KHR physics extensions."""
 
     def __init__(self) -> None:
@@ -158,7 +157,7 @@ class PhysicsExportExtension:
             self.joint_objects.append((blender_object, node))
         if has_vehicle_data(props):
             self.vehicle_objects.append((blender_object, node))
-        if not _has_body_or_shape(props):
+        if not has_body_or_shape(props):
             return
         self.yup = export_settings["gltf_yup"]
         try:
@@ -225,10 +224,7 @@ class PhysicsExportExtension:
         return self.shared[key]
 
     def _motion(self, props: Any, yup: bool) -> Motion | None:
-        key = ("motion", props.motion_type, props.mass_mode, props.mass,
-               props.center_of_mass_mode, props.center_of_mass, props.inertia_mode,
-               props.inertia_diagonal, props.inertia_orientation, props.lock_rotation,
-               props.linear_velocity, props.angular_velocity, props.gravity_factor, yup)
+        key = ("motion", yup, *stored_key(props, MOTION_INPUTS), *table_key(props, "motion"))
         return self._share(key, lambda: motion_of(props, yup))
 
     def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
@@ -242,10 +238,8 @@ class PhysicsExportExtension:
         return self._share(key, lambda: resolved)
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
-        key = ("shape-part", props.shape_role, shape, props.use_material, props.static_friction,
-               props.dynamic_friction, props.restitution, props.friction_combine,
-               props.restitution_combine, props.use_filter, props.filter_layers,
-               props.filter_mode, props.filter_targets)
+        key = ("shape-part", shape, *stored_key(props, SHAPE_PART_INPUTS),
+               *table_key(props, "material"))
 
         def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)
@@ -304,90 +298,6 @@ class PhysicsExportExtension:
         scene = scenes[active_scene_idx or 0]
         scene.extensions = scene.extensions or {}
         scene.extensions[PENDING_KEY] = parked
-
-    def _resolve_joint(self, obj: bpy.types.Object, node: Any, yup: bool) -> None:
-        """Check a joint's two sides and record it on its frame node (reported when skipped)."""
-        props = obj.gltf_physics
-        body_a = body_of(obj)
-        attachment = props.joint_attachment
-        body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
-        problem = self._joint_problem(obj, body_a, body_b)
-        if problem is not None:
-            self.report.warn("joint-skipped", obj.name, problem)
-            return
-        if attachment is not None:
-            connected = self.node_of[attachment.name]
-        else:
-            connected = self._attachment_node(obj, body_b, yup)
-        settings = settings_to_gltf(settings_of(props), yup)
-        if not settings.limits and not settings.drives:
-            self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
-            return
-        frame = node
-        if body_a is not None and not self._exported_under(obj, body_a):
-            # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
-            # belongs to the body above its node, so it goes on a node under body A
-            frame = self._attachment_node(obj, body_a, yup, "joint")
-        elif joint_needs_own_node(self.format, not _has_body_or_shape(props)):
-            frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
-            node.children.append(frame)  # OMI wants the joint on a node of its own
-        joint = Joint(settings, connected, props.joint_enable_collision)
-        self.joints.append((frame, joint))
-
-    def _joint_problem(
-        self, obj: bpy.types.Object, body_a: Any, body_b: Any
-    ) -> str | None:
-        props = obj.gltf_physics
-        attachment = props.joint_attachment
-        if attachment is not None and attachment.name not in self.node_of:
-            return f"its connected frame {attachment.name} is not exported"
-        if attachment is None and body_b is None:
-            return "no connected body is set"
-        if body_b is not None and body_b.gltf_physics.motion_type == "NONE":
-            return f"the connected object {body_b.name} is not a body"
-        for side in (body_a, body_b):
-            if side is not None and side.name not in self.node_of:
-                return f"the body {side.name} is not exported"
-        if body_a is not None and body_a == body_b:
-            return f"both sides are the same body {body_a.name}"
-        if self.format == "OMI" and (body_a is None or body_b is None):
-            return "OMI joints need a body on both sides (parent it under a body, or make the " \
-                "world side a Static body)"
-        kinds = {side.gltf_physics.motion_type for side in (body_a, body_b) if side is not None}
-        if "DYNAMIC" not in kinds:
-            return "neither joined body is dynamic"
-        return None
-
-    def _exported_under(self, obj: bpy.types.Object, body: bpy.types.Object) -> bool:
-        """True when `body`'s node is an ancestor of (or is) `obj`'s node in the export."""
-        while obj is not None:
-            if obj == body:
-                return True
-            if obj.parent_type == "BONE" and obj.parent is not None and body.name in \
-                    self.on_bones and body.parent == obj.parent:
-                bone = obj.parent.data.bones.get(obj.parent_bone)
-                while bone is not None:
-                    if bone.name == body.parent_bone:
-                        return True
-                    bone = bone.parent
-            obj = obj.parent
-        return False
-
-    def _attachment_node(
-        self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool, suffix: str = "connected"
-    ) -> Any:
-        """A node under `body` at the joint's current world frame."""
-        local = body.matrix_world.inverted_safe() @ obj.matrix_world
-        location, rotation, _scale = local.decompose()
-        translation = axes.vector_to_gltf(tuple(location), yup)
-        quaternion = axes.quat_to_gltf(tuple(rotation), yup)
-        node = gltf_compat.new_child_node(
-            f"{obj.name}.{suffix}",
-            None if _near_identity(translation, (0.0, 0.0, 0.0)) else translation,
-            None if _near_identity(quaternion, (0.0, 0.0, 0.0, 1.0)) else quaternion,
-        )
-        self.node_of[body.name].children.append(node)
-        return node
 
     def _mesh_refs(self) -> list[Any]:
         refs: dict[int, Any] = {}

@@ -20,7 +20,8 @@ from ..model import (
     Shape,
     Trigger,
 )
-from .properties import ENGINE_COMBINE, MAX_LAYERS
+from .field_props import write_values
+from .properties import MAX_LAYERS
 from .stored_settings import defaults_of, is_untouched
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
@@ -140,9 +141,7 @@ class PropertyWriter:
             props.inertia_diagonal = tuple(1.0 if math.isinf(d) else max(d, 1e-6)
                                            for d in diagonal)
         props.inertia_orientation = axes.quat_to_blender(motion.inertia_orientation, yup)
-        props.linear_velocity = axes.vector_to_blender(motion.linear_velocity, yup)
-        props.angular_velocity = axes.vector_to_blender(motion.angular_velocity, yup)
-        props.gravity_factor = motion.gravity_factor
+        write_values(props, "motion", motion, yup)
 
     def _shape(
         self, props: "_Recorder", obj: bpy.types.Object, shape: Shape, own_mesh: int | None,
@@ -187,13 +186,8 @@ class PropertyWriter:
     @staticmethod
     def _material(props: bpy.types.PropertyGroup, material: PhysicsMaterial | None) -> None:
         props.use_material = material is not None
-        if material is None:
-            return
-        props.static_friction = material.static_friction
-        props.dynamic_friction = material.dynamic_friction
-        props.restitution = material.restitution
-        props.friction_combine = material.friction_combine or ENGINE_COMBINE
-        props.restitution_combine = material.restitution_combine or ENGINE_COMBINE
+        if material is not None:
+            write_values(props, "material", material)
 
     def _filter(self, props: bpy.types.PropertyGroup, flt: CollisionFilter | None) -> None:
         props.use_filter = flt is not None

@@ -5,7 +5,6 @@ Property names are format-neutral; JSON keys live only in the codecs. Lengths ar
 object's local (unscaled) space, Blender axes: capsules and cylinders run along local Z.
 """
 
-import math
 
 import bpy
 from bpy.props import (
@@ -20,8 +19,14 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..field_table import ENGINE_COMBINE_ITEM, FIELDS
 from ..model import MESH_SHAPES
-from ..vehicle_model import MAX_ANGLE
+from .field_props import annotations
+from .joint_properties import (
+    GltfPhysicsJointDriveProperties,
+    GltfPhysicsJointFields,
+    GltfPhysicsJointLimitProperties,
+)
 
 MAX_LAYERS = 32
 #: The shape items that use a mesh (the model's MESH_SHAPES, in Blender's spelling).
@@ -44,16 +49,8 @@ SHAPE_ITEMS = (
     ("TRIMESH", "Triangle Mesh", "An exact triangle mesh (best for static level geometry)"),
     ("PLANE", "Plane", "A plane with normal +Z (KHR only; written as a thin box for OMI)"),
 )
-COMBINE_ITEMS = (
-    ("average", "Average", "Average the two values"),
-    ("minimum", "Minimum", "Use the smaller value"),
-    ("maximum", "Maximum", "Use the larger value"),
-    ("multiply", "Multiply", "Multiply the two values"),
-    ("engine", "Default (Engine)", "Left to the engine (KHR: not written; OMI has no such "
-     "choice and means Average)"),
-)
 #: The combine item that is not a mode of the file: the engine chooses.
-ENGINE_COMBINE = "engine"
+ENGINE_COMBINE = ENGINE_COMBINE_ITEM[0]
 MASS_MODE_ITEMS = (
     ("VALUE", "Value", "The mass below"),
     ("AUTO", "Auto", "Computed by the engine from the colliders (KHR only; OMI writes 1 kg)"),
@@ -62,33 +59,8 @@ MASS_MODE_ITEMS = (
 )
 
 
-JOINT_ITEMS = (
-    ("NONE", "None", "Not a joint"),
-    ("FIXED", "Fixed", "Weld: the two bodies move as one"),
-    ("PIN", "Pin", "Ball and socket: the frames share a point, rotation is free"),
-    ("HINGE", "Hinge", "Rotation about one axis only, optionally within an angle range"),
-    ("SLIDER", "Slider", "Sliding along one axis only, optionally within a distance range"),
-    ("CONE_TWIST", "Cone Twist", "A pin whose swing stays in a cone, with an optional twist range"),
-    ("CUSTOM", "Custom", "Your own list of limits"),
-)
-AXIS_ITEMS = (
-    ("X", "X", "The joint object's local X axis"),
-    ("Y", "Y", "The joint object's local Y axis"),
-    ("Z", "Z", "The joint object's local Z axis"),
-)
-AXIS_KIND_ITEMS = (
-    ("LINEAR", "Linear", "Movement along axes (metres)"),
-    ("ANGULAR", "Angular", "Rotation about axes (angles)"),
-)
-DEG45 = math.pi / 4
-
-
 def _poll_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type == "MESH"
-
-
-def _poll_body(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
-    return obj.gltf_physics.motion_type != "NONE"
 
 
 def _poll_seat(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
@@ -105,99 +77,15 @@ PART_ITEMS = (
 )
 
 
-def _rate(name: str, description: str, default: float = -1.0) -> FloatProperty:
-    return FloatProperty(name=name, description=f"{description}; negative means instant",
-                         default=default)
-
-
-def _ratio(name: str, description: str, default: float = 0.0) -> FloatProperty:
-    return FloatProperty(name=name, description=description, default=default, min=0.0, max=1.0)
-
-
-class GltfPhysicsJointLimitProperties(bpy.types.PropertyGroup):
-    """One joint limit: a range on one to three linear or angular axes."""
-
-    kind: EnumProperty(name="Kind", description="What the limit restricts", items=AXIS_KIND_ITEMS)
-    axes: BoolVectorProperty(
-        name="Axes", description="Axes of the joint frame this limit applies to (one axis: a "
-        "signed range; two: distance from a line or a cone; three: distance or total angle)",
-        size=3, default=(True, False, False), subtype="XYZ",
-    )
-    use_min: BoolProperty(name="Min", description="Bound the low end of the range", default=True)
-    use_max: BoolProperty(name="Max", description="Bound the high end of the range", default=True)
-    min_distance: FloatProperty(
-        name="Min", description="Lowest allowed offset", unit="LENGTH", default=0.0,
-    )
-    max_distance: FloatProperty(
-        name="Max", description="Highest allowed offset", unit="LENGTH", default=0.0,
-    )
-    min_angle: FloatProperty(
-        name="Min", description="Lowest allowed angle", subtype="ANGLE", default=0.0,
-    )
-    max_angle: FloatProperty(
-        name="Max", description="Highest allowed angle", subtype="ANGLE", default=0.0,
-    )
-    use_stiffness: BoolProperty(
-        name="Soft", description="A spring-like limit instead of a hard stop",
-    )
-    stiffness: FloatProperty(
-        name="Stiffness", description="Spring strength beyond the limit (N/m or N·m/rad)",
-        default=100.0, min=0.0,
-    )
-    damping: FloatProperty(
-        name="Damping", description="Damping beyond the limit (N·s/m or N·m·s/rad)",
-        default=0.0, min=0.0,
-    )
-
-
-class GltfPhysicsJointDriveProperties(bpy.types.PropertyGroup):
-    """One joint drive: a motor or spring acting on one axis."""
-
-    kind: EnumProperty(name="Kind", description="What the drive moves", items=AXIS_KIND_ITEMS)
-    mode: EnumProperty(
-        name="Mode", description="How the drive strength is interpreted",
-        items=(("force", "Force", "Stiffness and damping produce a force or torque"),
-               ("acceleration", "Acceleration", "Stiffness and damping produce an acceleration, "
-                "independent of mass")),
-    )
-    axis: EnumProperty(name="Axis", description="Axis of the joint frame", items=AXIS_ITEMS)
-    use_max_force: BoolProperty(name="Limit Force", description="Cap the drive's force")
-    max_force: FloatProperty(
-        name="Max Force", description="Largest force (N) or torque (N·m)", default=100.0, min=0.0,
-    )
-    use_position_target: BoolProperty(
-        name="Position Target", description="Spring towards a target position or angle",
-    )
-    position_target_distance: FloatProperty(
-        name="Target", description="Target offset along the axis", unit="LENGTH",
-    )
-    position_target_angle: FloatProperty(
-        name="Target", description="Target angle about the axis", subtype="ANGLE",
-    )
-    stiffness: FloatProperty(
-        name="Stiffness", description="Strength of the pull towards the target position",
-        default=0.0, min=0.0,
-    )
-    use_velocity_target: BoolProperty(
-        name="Velocity Target", description="Drive towards a target speed (a motor)",
-    )
-    velocity_target: FloatProperty(
-        name="Target Velocity", description="Target speed (m/s or rad/s)",
-    )
-    damping: FloatProperty(
-        name="Damping", description="Strength of the pull towards the target velocity",
-        default=0.0, min=0.0,
-    )
-
-
 class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
     """A named collision layer (a collision system in the file)."""
 
     name: StringProperty(name="Name", description="Name of the collision layer", default="Layer")
 
 
-class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
-    """Per-object rigid body, shape, material and filter settings."""
+class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGroup):
+    """Per-object rigid body, shape, material, filter, joint and vehicle settings; the plain
+    fields of io/field_table.py are added from its rows."""
 
     motion_type: EnumProperty(name="Motion", description="How the body moves", items=MOTION_ITEMS)
     mass_mode: EnumProperty(
@@ -234,18 +122,6 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
         name="Lock Rotation", description="Infinite moment of inertia about these axes: the "
         "body never turns about them (the principal axes with custom inertia, else object "
         "axes; KHR only, OMI writes a large moment)", size=3, subtype="XYZ",
-    )
-    linear_velocity: FloatVectorProperty(
-        name="Linear Velocity", description="Initial velocity in object space (m/s)", size=3,
-        subtype="VELOCITY", unit="VELOCITY",
-    )
-    angular_velocity: FloatVectorProperty(
-        name="Angular Velocity", description="Initial angular velocity in object space (rad/s)",
-        size=3,
-    )
-    gravity_factor: FloatProperty(
-        name="Gravity Factor", description="Multiplier on gravity for this body (0 floats)",
-        default=1.0, soft_min=-10.0, soft_max=10.0,
     )
 
     shape_type: EnumProperty(name="Shape", description="Collision shape", items=SHAPE_ITEMS)
@@ -320,208 +196,19 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     use_material: BoolProperty(
         name="Physics Material", description="Give the shape friction and restitution values",
     )
-    static_friction: FloatProperty(
-        name="Static Friction", description="Friction when at rest", default=0.6, min=0.0,
-        soft_max=2.0,
-    )
-    dynamic_friction: FloatProperty(
-        name="Dynamic Friction", description="Friction while sliding", default=0.6, min=0.0,
-        soft_max=2.0,
-    )
-    restitution: FloatProperty(
-        name="Restitution", description="Bounciness: 0 absorbs, 1 bounces back fully",
-        default=0.0, min=0.0, soft_max=1.0,
-    )
-    friction_combine: EnumProperty(
-        name="Friction Combine", description="How two touching shapes' frictions combine",
-        items=COMBINE_ITEMS,
-    )
-    restitution_combine: EnumProperty(
-        name="Restitution Combine", description="How two touching shapes' restitutions combine",
-        items=COMBINE_ITEMS,
-    )
-
-    joint_type: EnumProperty(
-        name="Joint", description="Joint type; this object's transform is the joint frame",
-        items=JOINT_ITEMS,
-    )
-    joint_connected_body: PointerProperty(
-        name="Connected Body", type=bpy.types.Object, poll=_poll_body,
-        description="The body this joint attaches to (the other body is the one this object is "
-        "parented under)",
-    )
-    joint_attachment: PointerProperty(
-        name="Connected Frame", type=bpy.types.Object,
-        description="Optional object under the connected body whose transform is the frame on "
-        "that side; empty: generated at export at this object's position",
-    )
-    joint_enable_collision: BoolProperty(
-        name="Collide Connected", description="Let the two joined bodies collide with each other",
-    )
-    joint_axis: EnumProperty(
-        name="Axis", description="Hinge, slider or twist axis of the joint frame",
-        items=AXIS_ITEMS, default="Z",
-    )
-    joint_use_limit: BoolProperty(
-        name="Limit", description="Restrict the motion along or about the axis to a range",
-    )
-    joint_angle_min: FloatProperty(
-        name="Min Angle", description="Lowest angle about the axis", subtype="ANGLE",
-        default=-DEG45,
-    )
-    joint_angle_max: FloatProperty(
-        name="Max Angle", description="Highest angle about the axis", subtype="ANGLE",
-        default=DEG45,
-    )
-    joint_distance_min: FloatProperty(
-        name="Min Distance", description="Lowest offset along the axis", unit="LENGTH",
-        default=-0.5,
-    )
-    joint_distance_max: FloatProperty(
-        name="Max Distance", description="Highest offset along the axis", unit="LENGTH",
-        default=0.5,
-    )
-    joint_slider_rotates: BoolProperty(
-        name="Rotate About Axis", description="Let the slider also spin about its axis",
-    )
-    joint_cone_angle: FloatProperty(
-        name="Cone Angle", description="Largest swing away from the twist axis",
-        subtype="ANGLE", default=DEG45, min=0.0, max=math.pi,
-    )
-    joint_limits: CollectionProperty(type=GltfPhysicsJointLimitProperties, name="Limits")
-    joint_active_limit: IntProperty(name="Active Limit", description="Selected limit")
-    joint_drives: CollectionProperty(type=GltfPhysicsJointDriveProperties, name="Drives")
-    joint_active_drive: IntProperty(name="Active Drive", description="Selected drive")
 
     is_vehicle: BoolProperty(
         name="Vehicle", description="This dynamic body is a piloted vehicle (OMI_vehicle_body)",
-    )
-    vehicle_linear_activation: FloatVectorProperty(
-        name="Linear Activation", description="Initial thrust input per axis, nominally -1..1 "
-        "(forward is −Y)", size=3, soft_min=-1.0, soft_max=1.0,
-    )
-    vehicle_angular_activation: FloatVectorProperty(
-        name="Angular Activation", description="Initial rotation input per axis, nominally -1..1",
-        size=3, soft_min=-1.0, soft_max=1.0,
-    )
-    vehicle_gyro_torque: FloatVectorProperty(
-        name="Gyro Torque", description="Largest torque the vehicle applies to itself per axis "
-        "(N·m/rad)", size=3, min=0.0,
-    )
-    vehicle_max_speed: FloatProperty(
-        name="Max Speed", description="Top speed (m/s); negative means no limit", default=-1.0,
-        unit="VELOCITY",
     )
     vehicle_pilot_seat: PointerProperty(
         name="Pilot Seat", type=bpy.types.Object, poll=_poll_seat,
         description="The seat (an object marked Seat) whose occupant steers the vehicle",
     )
-    vehicle_angular_dampeners: BoolProperty(
-        name="Angular Dampeners", default=True,
-        description="Stop rotating when there is no angular input",
-    )
-    vehicle_linear_dampeners: BoolProperty(
-        name="Linear Dampeners", default=True,
-        description="Slow down when there is no linear input",
-    )
-    vehicle_use_throttle: BoolProperty(
-        name="Use Throttle", description="Forward input is a throttle that stays where it is set",
-    )
     vehicle_part: EnumProperty(
         name="Vehicle Part", description="This object is a part of the vehicle above it",
         items=PART_ITEMS,
     )
-    wheel_radius: FloatProperty(name="Radius", description="Wheel radius", default=0.25,
-                                min=MIN_SIZE, unit="LENGTH")
-    wheel_width: FloatProperty(name="Width", description="Wheel width along local X",
-                               default=0.125, min=MIN_SIZE, unit="LENGTH")
-    wheel_max_propulsion_force: FloatProperty(
-        name="Max Propulsion Force", description="Driving force (N); 0 for a free wheel",
-        default=0.0, min=0.0,
-    )
-    wheel_braking_force: FloatProperty(
-        name="Braking Force", description="Braking force (N); negative brakes with the "
-        "propulsion force, 0 has no brakes", default=-1.0,
-    )
-    wheel_max_steering_angle: FloatProperty(
-        name="Max Steering Angle", description="Largest steering angle; 0 does not steer",
-        default=0.0, min=0.0, max=MAX_ANGLE, subtype="ANGLE",
-    )
-    wheel_propulsion_force_change_rate: _rate(
-        "Propulsion Change Rate", "How fast the propulsion force changes (N/s)")
-    wheel_steering_change_rate: _rate(
-        "Steering Change Rate", "How fast the steering angle changes (rad/s)", 1.0)
-    wheel_suspension_stiffness: FloatProperty(
-        name="Suspension Stiffness", description="Spring stiffness (N/m)", default=20000.0,
-        min=1e-3,
-    )
-    wheel_suspension_damping_compression: FloatProperty(
-        name="Damping Compression", description="Damping while compressing (N·s/m)",
-        default=2000.0, min=1e-3,
-    )
-    wheel_suspension_damping_rebound: FloatProperty(
-        name="Damping Rebound", description="Damping while extending (N·s/m)", default=2000.0,
-        min=1e-3,
-    )
-    wheel_suspension_travel: FloatProperty(
-        name="Suspension Travel", description="How far the suspension moves", default=0.25,
-        min=0.0, unit="LENGTH",
-    )
-    wheel_target_propulsion_force_ratio: FloatProperty(
-        name="Propulsion Input", description="Initial propulsion input, nominally -1..1",
-        default=0.0, soft_min=-1.0, soft_max=1.0,
-    )
-    wheel_target_steering_ratio: FloatProperty(
-        name="Steering Input", description="Initial steering input, -1..1", default=0.0,
-        min=-1.0, max=1.0,
-    )
-    thruster_max_force: FloatProperty(
-        name="Max Force", description="Largest thrust (N)", default=100.0, min=0.0,
-    )
-    thruster_force_change_rate: _rate("Force Change Rate", "How fast the thrust changes (N/s)")
-    thruster_target_force_ratio: FloatProperty(
-        name="Force Input", description="Initial thrust input, 0..1", default=0.0, min=0.0,
-        soft_max=1.0,
-    )
-    thruster_linear_gimbal_adjust_ratio: _ratio(
-        "Linear Gimbal Adjust", "How much the gimbal turns to help linear input")
-    hover_max_energy: FloatProperty(
-        name="Max Hover Energy", description="Hover energy (N·m): force times ground distance",
-        default=100.0, min=0.0,
-    )
-    hover_energy_change_rate: _rate("Energy Change Rate", "How fast the hover energy changes")
-    hover_target_ratio: FloatProperty(
-        name="Hover Input", description="Initial hover input, 0..1", default=0.0, min=0.0,
-        soft_max=1.0,
-    )
-    hover_linear_gimbal_adjust_ratio: _ratio(
-        "Linear Gimbal Adjust", "How much the gimbal turns to help linear input", 0.5)
-    gimbal_max: FloatProperty(
-        name="Max Gimbal", description="Largest gimbal angle of the thruster", default=0.0,
-        min=0.0, max=MAX_ANGLE, subtype="ANGLE",
-    )
-    gimbal_change_rate: _rate("Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0)
-    gimbal_target_ratio: FloatVectorProperty(
-        name="Gimbal Input", description="Initial gimbal input about local X and Z, length <= 1",
-        size=2, min=-1.0, max=1.0,
-    )
     is_seat: BoolProperty(name="Seat", description="This object is a seat (OMI_seat)")
-    seat_back: FloatVectorProperty(
-        name="Back", description="Where the sitter's back rests (object space)", size=3,
-        default=(0.0, 0.25, 0.0), subtype="TRANSLATION", unit="LENGTH",
-    )
-    seat_foot: FloatVectorProperty(
-        name="Foot", description="Where the sitter's feet rest (object space)", size=3,
-        default=(0.0, -0.5, -0.45), subtype="TRANSLATION", unit="LENGTH",
-    )
-    seat_knee: FloatVectorProperty(
-        name="Knee", description="Where the sitter's knees are (object space)", size=3,
-        default=(0.0, -0.45, 0.0), subtype="TRANSLATION", unit="LENGTH",
-    )
-    seat_angle: FloatProperty(
-        name="Spine Angle", description="Angle of the spine to the back→knee line",
-        default=math.pi / 2, min=0.0, max=math.pi, subtype="ANGLE",
-    )
 
     use_filter: BoolProperty(
         name="Collision Filter", description="Restrict which collision layers this shape meets",
@@ -538,6 +225,9 @@ class GltfPhysicsObjectProperties(bpy.types.PropertyGroup):
     filter_targets: BoolVectorProperty(
         name="Targets", description="Layers named by the collide rule", size=MAX_LAYERS,
     )
+
+
+GltfPhysicsObjectProperties.__annotations__.update(annotations(FIELDS))
 
 
 class GltfPhysicsProblemProperties(bpy.types.PropertyGroup):

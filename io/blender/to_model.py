@@ -9,13 +9,20 @@ import bpy
 from mathutils import Quaternion
 
 from .. import axes
-from ..model import INFINITE, ZERO3, CollisionFilter, Motion, PhysicsMaterial, Shape
+from ..model import INFINITE, CollisionFilter, Motion, PhysicsMaterial, Shape
+from .field_props import values_of
 from .fitting import Fit, fit_shape, local_bounds
-from .properties import ENGINE_COMBINE, MESH_SHAPE_ITEMS
+from .properties import MESH_SHAPE_ITEMS
 
 OFFSET_EPSILON = 1e-6
 ROTATION_EPSILON = 1e-6
 ROUND_SHAPES = frozenset({"CAPSULE", "CYLINDER"})
+#: What `motion_of` reads besides the table's motion rows (the export sharing key uses both).
+MOTION_INPUTS = ("motion_type", "mass_mode", "mass", "center_of_mass_mode", "center_of_mass",
+                 "inertia_mode", "inertia_diagonal", "inertia_orientation", "lock_rotation")
+#: What a shape's collider or trigger reads besides its shape and the table's material rows.
+SHAPE_PART_INPUTS = ("shape_role", "use_material", "use_filter", "filter_layers",
+                     "filter_mode", "filter_targets")
 #: +90° about X: turns a shape's +Y axis onto Blender's +Z when no Y-up conversion happens.
 Z_ALIGN_XYZW = (0.7071067811865476, 0.0, 0.0, 0.7071067811865476)
 
@@ -40,7 +47,6 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
         return None
     custom_com = props.center_of_mass_mode == "CUSTOM"
     custom_inertia = props.inertia_mode == "CUSTOM"
-    linear, angular = props.linear_velocity[:], props.angular_velocity[:]
     return Motion(
         kind=props.motion_type.lower(),
         mass=mass_of(props),
@@ -55,9 +61,7 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
             axes.quat_to_gltf(tuple(props.inertia_orientation), yup)
             if custom_inertia else (0.0, 0.0, 0.0, 1.0)
         ),
-        linear_velocity=axes.vector_to_gltf(linear, yup) if any(linear) else ZERO3,
-        angular_velocity=axes.vector_to_gltf(angular, yup) if any(angular) else ZERO3,
-        gravity_factor=props.gravity_factor,
+        **values_of(props, "motion", yup),
     )
 
 
@@ -77,17 +81,7 @@ def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
     """The shape's physics material, or None for the engine default."""
     if not props.use_material:
         return None
-    return PhysicsMaterial(
-        static_friction=props.static_friction,
-        dynamic_friction=props.dynamic_friction,
-        restitution=props.restitution,
-        friction_combine=_combine(props.friction_combine),
-        restitution_combine=_combine(props.restitution_combine),
-    )
-
-
-def _combine(item: str) -> str | None:
-    return None if item == ENGINE_COMBINE else item
+    return PhysicsMaterial(**values_of(props, "material"))
 
 
 def filter_of(

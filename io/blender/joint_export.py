@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Export of joints: checking both sides and placing the joint and its connected frame."""
+
+from typing import Any
+
+import bpy
+
+from .. import axes
+from ..joints import settings_to_gltf
+from ..model import Joint
+from ..structure import joint_needs_own_node
+from . import gltf_compat
+from .joint_bridge import body_of, settings_of
+
+
+def has_body_or_shape(props: Any) -> bool:
+    return props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger
+
+
+def near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> bool:
+    return all(abs(v - i) < 1e-6 for v, i in zip(values, identity, strict=True))
+
+
+class JointExport:
+    """The joint part of the export extension (uses its `node_of`, `on_bones`, `joints`,
+    `format` and `report`)."""
+
+    def _resolve_joint(self, obj: bpy.types.Object, node: Any, yup: bool) -> None:
+        """Check a joint's two sides and record it on its frame node (reported when skipped)."""
+        props = obj.gltf_physics
+        body_a = body_of(obj)
+        attachment = props.joint_attachment
+        body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
+        problem = self._joint_problem(obj, body_a, body_b)
+        if problem is not None:
+            self.report.warn("joint-skipped", obj.name, problem)
+            return
+        if attachment is not None:
+            connected = self.node_of[attachment.name]
+        else:
+            connected = self._attachment_node(obj, body_b, yup)
+        settings = settings_to_gltf(settings_of(props), yup)
+        if not settings.limits and not settings.drives:
+            self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
+            return
+        frame = node
+        if body_a is not None and not self._exported_under(obj, body_a):
+            # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
+            # belongs to the body above its node, so it goes on a node under body A
+            frame = self._attachment_node(obj, body_a, yup, "joint")
+        elif joint_needs_own_node(self.format, not has_body_or_shape(props)):
+            frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
+            node.children.append(frame)  # OMI wants the joint on a node of its own
+        joint = Joint(settings, connected, props.joint_enable_collision)
+        self.joints.append((frame, joint))
+
+    def _joint_problem(
+        self, obj: bpy.types.Object, body_a: Any, body_b: Any
+    ) -> str | None:
+        props = obj.gltf_physics
+        attachment = props.joint_attachment
+        if attachment is not None and attachment.name not in self.node_of:
+            return f"its connected frame {attachment.name} is not exported"
+        if attachment is None and body_b is None:
+            return "no connected body is set"
+        if body_b is not None and body_b.gltf_physics.motion_type == "NONE":
+            return f"the connected object {body_b.name} is not a body"
+        for side in (body_a, body_b):
+            if side is not None and side.name not in self.node_of:
+                return f"the body {side.name} is not exported"
+        if body_a is not None and body_a == body_b:
+            return f"both sides are the same body {body_a.name}"
+        if self.format == "OMI" and (body_a is None or body_b is None):
+            return "OMI joints need a body on both sides (parent it under a body, or make the " \
+                "world side a Static body)"
+        kinds = {side.gltf_physics.motion_type for side in (body_a, body_b) if side is not None}
+        if "DYNAMIC" not in kinds:
+            return "neither joined body is dynamic"
+        return None
+
+    def _exported_under(self, obj: bpy.types.Object, body: bpy.types.Object) -> bool:
+        """True when `body`'s node is an ancestor of (or is) `obj`'s node in the export."""
+        while obj is not None:
+            if obj == body:
+                return True
+            if obj.parent_type == "BONE" and obj.parent is not None and body.name in \
+                    self.on_bones and body.parent == obj.parent:
+                bone = obj.parent.data.bones.get(obj.parent_bone)
+                while bone is not None:
+                    if bone.name == body.parent_bone:
+                        return True
+                    bone = bone.parent
+            obj = obj.parent
+        return False
+
+    def _attachment_node(
+        self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool, suffix: str = "connected"
+    ) -> Any:
+        """A node under `body` at the joint's current world frame."""
+        local = body.matrix_world.inverted_safe() @ obj.matrix_world
+        location, rotation, _scale = local.decompose()
+        translation = axes.vector_to_gltf(tuple(location), yup)
+        quaternion = axes.quat_to_gltf(tuple(rotation), yup)
+        node = gltf_compat.new_child_node(
+            f"{obj.name}.{suffix}",
+            None if near_identity(translation, (0.0, 0.0, 0.0)) else translation,
+            None if near_identity(quaternion, (0.0, 0.0, 0.0, 1.0)) else quaternion,
+        )
+        self.node_of[body.name].children.append(node)
+        return node
