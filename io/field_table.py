@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 
 from .codecs.field_hooks import read_gimbal, writable_gimbal
 from .model import COMBINE_MODES, ZERO3
+from .rules import MIN_SIZE
 from .vehicle_model import MAX_ANGLE, ZERO2
 
 Axes = Literal["none", "vector", "extent"]
@@ -176,9 +177,9 @@ VEHICLE_BODY: Final = (
 )
 WHEEL: Final = (
     Field("wheel", "radius", "wheel_radius", "radius", 0.25, "Radius", "Wheel radius",
-          least=1e-4, unit="LENGTH"),
+          least=MIN_SIZE, unit="LENGTH"),
     Field("wheel", "width", "wheel_width", "width", 0.125, "Width", "Wheel width along local X",
-          least=1e-4, unit="LENGTH"),
+          least=MIN_SIZE, unit="LENGTH"),
     Field("wheel", "max_propulsion_force", "wheel_max_propulsion_force", "maxPropulsionForce",
           0.0, "Max Propulsion Force", "Driving force (N); 0 for a free wheel", minimum=0.0,
           old_keys=("maxForce",)),

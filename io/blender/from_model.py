@@ -20,8 +20,9 @@ from ..model import (
     Shape,
     Trigger,
 )
+from ..rules import MIN_SIZE
 from .field_props import write_values
-from .properties import MAX_LAYERS
+from .properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
 from .stored_settings import defaults_of, is_untouched
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
@@ -128,7 +129,7 @@ class PropertyWriter:
             props.motion_type = "NONE"
             return
         yup = self.yup
-        props.motion_type = motion.kind.upper()
+        props.motion_type = MOTION_ITEM[motion.kind]
         mass = motion.mass
         props.mass_mode = "AUTO" if mass is None else "INFINITE" if math.isinf(mass) else "VALUE"
         props.mass = mass if mass is not None and 0 < mass < math.inf else 1.0
@@ -147,7 +148,7 @@ class PropertyWriter:
         self, props: "_Recorder", obj: bpy.types.Object, shape: Shape, own_mesh: int | None,
         make_proxy: MeshProxy,
     ) -> None:
-        props.shape_type = shape.kind.upper()
+        props.shape_type = SHAPE_ITEM[shape.kind]
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
         props.shape_rotation = (1.0, 0.0, 0.0, 0.0)
@@ -161,9 +162,9 @@ class PropertyWriter:
                 props.mesh_object = None if mesh is None else make_proxy(obj, mesh)
             return
         if shape.kind == "box":
-            props.box_size = axes.extent_swap(tuple(max(s, 1e-4) for s in shape.size), self.yup)
-        props.radius = max(shape.radius, 1e-4)
-        props.height = max(shape.height, 1e-4)
+            props.box_size = axes.extent_swap(tuple(max(s, MIN_SIZE) for s in shape.size), self.yup)
+        props.radius = max(shape.radius, MIN_SIZE)
+        props.height = max(shape.height, MIN_SIZE)
         props.radius_top = shape.radius_top
         props.radius_bottom = shape.radius_bottom
         props.plane_size = (shape.size_x or 0.0, shape.size_z or 0.0)

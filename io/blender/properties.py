@@ -21,6 +21,7 @@ from bpy.props import (
 
 from ..field_table import ENGINE_COMBINE_ITEM, FIELDS
 from ..model import MESH_SHAPES
+from ..rules import MIN_SIZE
 from .field_props import annotations
 from .joint_properties import (
     GltfPhysicsJointDriveProperties,
@@ -29,9 +30,15 @@ from .joint_properties import (
 )
 
 MAX_LAYERS = 32
-#: The shape items that use a mesh (the model's MESH_SHAPES, in Blender's spelling).
-MESH_SHAPE_ITEMS = frozenset(kind.upper() for kind in MESH_SHAPES)
-MIN_SIZE = 1e-4
+#: Blender enum item → model value for the motion and shape enums ("NONE" has none).
+MOTION_KIND = {"STATIC": "static", "KINEMATIC": "kinematic", "DYNAMIC": "dynamic"}
+SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder",
+              "CONVEX": "convex", "TRIMESH": "trimesh", "PLANE": "plane"}
+#: Model value → Blender enum item.
+MOTION_ITEM = {kind: item for item, kind in MOTION_KIND.items()}
+SHAPE_ITEM = {kind: item for item, kind in SHAPE_KIND.items()}
+#: The shape items that use a mesh (the model's MESH_SHAPES).
+MESH_SHAPE_ITEMS = frozenset(item for item, kind in SHAPE_KIND.items() if kind in MESH_SHAPES)
 
 MOTION_ITEMS = (
     ("NONE", "None", "Not a body: a shape here joins the nearest body above, or is static"),

@@ -12,7 +12,7 @@ from .. import axes
 from ..model import INFINITE, CollisionFilter, Motion, PhysicsMaterial, Shape
 from .field_props import values_of
 from .fitting import Fit, fit_shape, local_bounds
-from .properties import MESH_SHAPE_ITEMS
+from .properties import MESH_SHAPE_ITEMS, MOTION_KIND, SHAPE_KIND
 
 OFFSET_EPSILON = 1e-6
 ROTATION_EPSILON = 1e-6
@@ -48,7 +48,7 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
     custom_com = props.center_of_mass_mode == "CUSTOM"
     custom_inertia = props.inertia_mode == "CUSTOM"
     return Motion(
-        kind=props.motion_type.lower(),
+        kind=MOTION_KIND[props.motion_type],
         mass=mass_of(props),
         center_of_mass=(
             axes.vector_to_gltf(tuple(props.center_of_mass), yup) if custom_com else None
@@ -119,7 +119,7 @@ def placement_of(
     if kind in MESH_SHAPE_ITEMS:
         if mesh_ref is None:
             return None
-        return ShapePlacement(Shape(kind.lower(), mesh=mesh_ref))
+        return ShapePlacement(Shape(SHAPE_KIND[kind], mesh=mesh_ref))
     key = _placement_key(obj, props, kind, yup) if bounds_cache is not None else None
     if key is not None and key in bounds_cache:  # type: ignore[operator]
         return bounds_cache[key]  # type: ignore[index]
@@ -187,7 +187,7 @@ def _analytic(kind: str, fit: Fit, yup: bool, double_sided: bool) -> Shape:
         return Shape("sphere", radius=fit.radius)
     if kind in ROUND_SHAPES:
         return Shape(
-            kind.lower(), height=fit.height, radius_top=fit.radius_top,
+            SHAPE_KIND[kind], height=fit.height, radius_top=fit.radius_top,
             radius_bottom=fit.radius_bottom,
         )
     size_x, size_y = fit.plane_size

@@ -162,3 +162,13 @@ def test_vehicle_rows_reach_the_model_and_back(clean_scene, helpers, group: str)
         a, b = getattr(source.gltf_physics, row.prop), getattr(target.gltf_physics, row.prop)
         a, b = (tuple(a), tuple(b)) if row.size else (a, b)
         assert a == pytest.approx(b) if row.kind == "float" else a == b, row.prop
+
+
+def test_enum_items_map_to_model_values() -> None:
+    properties = importlib.import_module(f"{MODULE}.io.blender.properties")
+    model = importlib.import_module(f"{MODULE}.io.model")
+    for prop, mapping, values in (("motion_type", properties.MOTION_KIND, model.MOTION_KINDS),
+                                  ("shape_type", properties.SHAPE_KIND, model.SHAPE_KINDS)):
+        items = [item.identifier for item in _rna()[prop].enum_items]
+        assert list(mapping) == [item for item in items if item != "NONE"]
+        assert set(mapping.values()) == set(values)
