@@ -1,33 +1,44 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Validate the manifest and build the installable zip with Blender's own extension CLI.
+"""Fetch the wheels, validate the manifest and build one installable zip per platform with
+Blender's own extension CLI (`--split-platforms`: each zip carries only its platform's
+wheels; a platform without a CoACD wheel gets a zip without it).
 
 Runs under bpy-as-a-module (no Blender binary): `python scripts/build.py [output_dir]`.
 """
 
 import sys
+import tomllib
 from pathlib import Path
+
+if __package__:  # imported as scripts.build (the tests)
+    from . import wheels
+else:  # run as a script: scripts/ is sys.path[0]
+    import wheels
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build(output_dir: Path) -> Path:
-    """Validate and build; returns the zip path. Raises SystemExit on failure."""
+def build(output_dir: Path) -> list[Path]:
+    """Fetch, validate and build; returns the zips, one per platform of the manifest.
+    Raises SystemExit on failure."""
     import bpy  # noqa: F401, I001 - bpy first: it makes Blender's bundled bl_pkg importable
     import bl_pkg
 
+    wheels.fetch(ROOT)
     output_dir.mkdir(parents=True, exist_ok=True)
     if bl_pkg.cli_extension(["validate", str(ROOT)]) != 0:
         raise SystemExit("manifest validation failed")
-    before = set(output_dir.glob("*.zip"))
-    args = ["build", "--source-dir", str(ROOT), "--output-dir", str(output_dir)]
+    args = ["build", "--split-platforms", "--source-dir", str(ROOT), "--output-dir",
+            str(output_dir)]
     if bl_pkg.cli_extension(args) != 0:
         raise SystemExit("extension build failed")
-    built = sorted(set(output_dir.glob("gltf_physics-*.zip")) - before) or sorted(
-        output_dir.glob("gltf_physics-*.zip")
-    )
-    return built[-1]
+    manifest = tomllib.loads((ROOT / "blender_manifest.toml").read_text())
+    stem = f"{manifest['id']}-{manifest['version']}"
+    return [output_dir / f"{stem}-{platform.replace('-', '_')}.zip"
+            for platform in manifest["platforms"]]
 
 
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist"
-    print(build(target))
+    for zip_path in build(target):
+        print(zip_path)
