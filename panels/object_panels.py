@@ -101,6 +101,8 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
             layout.prop(props, "mesh_source")
             if props.mesh_source == "OBJECT":
                 layout.prop(props, "mesh_object")
+            # concave mesh: a compound of convex parts (greyed out where CoACD is missing)
+            layout.operator("gltf_physics.convex_decompose", icon="MOD_EXPLODE")
         else:
             layout.prop(props, "size_mode")
             column = layout.column()
