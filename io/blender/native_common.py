@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What both directions of the native rigid body conversion share (io/blender/native_convert.py):
+constants, Blender's shape sizing and small helpers."""
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+import bpy
+
+from .fitting import Fit, fit_shape
+from .properties import MAX_LAYERS
+
+FROM_NATIVE = "FROM_NATIVE"
+TO_NATIVE = "TO_NATIVE"
+COLLECTION_COUNT = 20
+DEFAULT_COLLECTIONS = (True,) + (False,) * (COLLECTION_COUNT - 1)
+NO_LAYERS = (False,) * MAX_LAYERS
+LAYER_NAME = re.compile(r"Collection (\d+)")
+PREVIEW_PREFIX = "gltf_physics_preview"
+TOLERANCE = 1e-5
+HALF_PI = math.pi / 2
+SHAPE_FROM_NATIVE = {"BOX": "BOX", "SPHERE": "SPHERE", "CAPSULE": "CAPSULE",
+                     "CYLINDER": "CYLINDER", "CONE": "CYLINDER", "CONVEX_HULL": "CONVEX",
+                     "MESH": "TRIMESH"}
+#: gltf_physics mesh shape item → Blender's collision shape.
+NATIVE_MESH_SHAPE = {"CONVEX": "CONVEX_HULL", "TRIMESH": "MESH"}
+KINDS = (("linear", "lin"), ("angular", "ang"))
+LETTERS = "xyz"
+
+Done = set[tuple[bpy.types.Object, str]]
+
+
+def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:
+    """The dimensions Blender gives a BOX, SPHERE, CAPSULE, CYLINDER or CONE: from the bounds,
+    centred on the origin (a cone's tip at +Z)."""
+    fit = replace(fit_shape("CYLINDER" if shape == "CONE" else shape, bounds),
+                  offset=(0.0, 0.0, 0.0))
+    return replace(fit, radius_top=0.0) if shape == "CONE" else fit
+
+
+def is_preview(id_block: bpy.types.ID) -> bool:
+    return any(key.startswith(PREVIEW_PREFIX) for key, _ in id_block.items())
+
+
+def scene_of(obj: bpy.types.Object) -> bpy.types.Scene:
+    scene = bpy.context.scene
+    if scene.objects.get(obj.name) == obj or not obj.users_scene:
+        return scene
+    return obj.users_scene[0]
+
+
+def same(a: Iterable[float], b: Iterable[float]) -> bool:
+    return all(abs(x - y) <= TOLERANCE for x, y in zip(a, b, strict=True))
+
+
+def axes_of(kind: str, axis: int) -> dict[str, tuple[int, ...]]:
+    return {"linear_axes": (axis,)} if kind == "linear" else {"angular_axes": (axis,)}
+
+
+def spring_suffix(short: str, letter: str) -> str:
+    return letter if short == "lin" else f"ang_{letter}"
+
+
+def step_time(scene: bpy.types.Scene) -> float:
+    """Bullet's substep time in seconds."""
+    world = scene.rigidbody_world
+    fps = scene.render.fps / scene.render.fps_base
+    substeps = world.substeps_per_frame if world else 10
+    scale = world.time_scale if world else 1.0
+    return scale / (fps * substeps)
+
+
