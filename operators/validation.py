@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.validation import apply_fix, validate_scene
+from ..io.blender.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
 
 def store(scene: bpy.types.Scene) -> int:
@@ -64,6 +64,21 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
     bl_idname = "gltf_physics.problem_fix"
     bl_label = "Fix"
     bl_options = {"REGISTER", "UNDO"}
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        problem = self._problem(context)
+        obj = bpy.data.objects.get(problem.obj) if problem else None
+        if obj is None or problem.fix != DECOMPOSE_FIX or context.window is None \
+                or obj.name not in context.view_layer.objects:
+            return self.execute(context)
+        # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
+        # problem's object; it refreshes the list and makes its own undo step.
+        for other in context.selected_objects:
+            other.select_set(False)
+        obj.select_set(True)
+        context.view_layer.objects.active = obj
+        bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT")
+        return {"CANCELLED"}  # nothing changed here: no undo step of its own
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         problem = self._problem(context)

@@ -186,6 +186,7 @@ class DecompositionRun:
     results: dict[str, Decomposition] = field(default_factory=dict)
     index: int = 0
     job: BackgroundJob | None = None
+    made: dict[str, list[bpy.types.Object]] = field(default_factory=dict)
 
     @classmethod
     def prepare(
@@ -262,8 +263,9 @@ class DecompositionRun:
                 f"{self.job.elapsed:.0f} s. Esc cancels")
 
     def apply(self) -> dict[str, list[bpy.types.Object]]:
-        """Make the parts of every decomposed object (main thread); the parts by object."""
-        made = {}
+        """Make the parts of every decomposed object (main thread); the parts by object
+        (also kept as `made`)."""
+        made = self.made = {}
         for name, decomposition in self.results.items():
             obj = bpy.data.objects.get(name)
             source = next(s for s in self.sources if s.name == name)
@@ -272,3 +274,14 @@ class DecompositionRun:
                 continue
             made[name] = replace_parts(obj, decomposition, source.scale)
         return made
+
+
+def decompose_now(objects: Iterable[bpy.types.Object], settings: Settings | None = None
+                  ) -> DecompositionRun:
+    """Decompose and make the parts, blocking (the validation fix, scripts); the run's
+    `errors` name the objects left as they were."""
+    run = DecompositionRun.prepare(list(objects), settings or Settings(),
+                                   bpy.context.evaluated_depsgraph_get())
+    run.run()
+    run.apply()
+    return run

@@ -18,6 +18,8 @@ from .joint_bridge import body_of
 from .properties import MESH_SHAPE_ITEMS
 
 THIN = 0.01
+#: A moving mesh's fix where CoACD is available: convex decomposition (io/blender/decomposition.py).
+DECOMPOSE_FIX = "convex-decompose"
 SHAPE_FIXES = {"make-convex": ("CONVEX", "Convex Hull"), "make-box": ("BOX", "Box"),
                "make-sphere": ("SPHERE", "Sphere")}
 
@@ -72,7 +74,7 @@ def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
     props = obj.gltf_physics
     kind = props.shape_type
     if rules.is_moving_trimesh(kind.lower(), _motion_kind(body_of(obj))):
-        yield Problem.of(obj, rules.MOVING_TRIMESH, "make-convex")
+        yield Problem.of(obj, rules.MOVING_TRIMESH, _moving_trimesh_fix(obj))
     scale_rule = rules.scale_rule(kind.lower(), obj.matrix_world.to_scale())
     if scale_rule is rules.NEGATIVE_SCALE:
         yield Problem.of(obj, scale_rule, "apply-scale")
@@ -159,6 +161,14 @@ def _is_vehicle(obj: bpy.types.Object) -> bool:
     return rules.is_vehicle_body(obj.gltf_physics.is_vehicle, _motion_kind(obj))
 
 
+def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
+    """Convex parts of the object's own mesh where CoACD is available, else one hull."""
+    from ..decomposition import missing_reason  # numpy only when a moving mesh is found
+
+    own_mesh = obj.type == "MESH" and not obj.gltf_physics.collision_only
+    return DECOMPOSE_FIX if own_mesh and not missing_reason() else "make-convex"
+
+
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     """Apply one fix; returns what was done."""
     props = obj.gltf_physics
@@ -183,7 +193,18 @@ def apply_fix(obj: bpy.types.Object, fix: str) -> str:
 
         error = make_hull_proxy(obj)
         return f"hull simplified to a proxy ({error * 100:.2f} % of the volume lost)"
+    if fix == DECOMPOSE_FIX:
+        return _decompose(obj)
     raise ValueError(f"unknown fix {fix!r}")
+
+
+def _decompose(obj: bpy.types.Object) -> str:
+    from .decomposition import decompose_now  # numpy, and CoACD, only when needed
+
+    run = decompose_now([obj])
+    if run.errors:
+        raise ValueError("; ".join(run.errors))
+    return f"decomposed into {len(run.made.get(obj.name, ()))} convex parts"
 
 
 def _move_filter_to_members(obj: bpy.types.Object) -> str:

@@ -71,7 +71,7 @@ def problems_of(scene) -> dict[str, set[str]]:
 def test_validation_finds_each_problem_and_fixes(clean_scene):
     scene = bpy.context.scene
     scene.gltf_physics.export_format = "OMI"
-    moving = h.set_physics(h.mesh_object("MovingMesh", "monkey"), motion_type="DYNAMIC",
+    moving = h.set_physics(h.mesh_object("MovingMesh", "cylinder"), motion_type="DYNAMIC",
                            shape_type="TRIMESH")
     squashed = h.set_physics(h.mesh_object("Squashed", "sphere"), motion_type="DYNAMIC",
                              shape_type="SPHERE")
@@ -109,7 +109,12 @@ def test_validation_finds_each_problem_and_fixes(clean_scene):
         index = next(i for i, p in enumerate(scene.gltf_physics.problems) if p.fix)
         assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
     assert set(problems_of(scene)) == {"Loose", "Ghost", "StrayWheel"}
-    assert moving.gltf_physics.shape_type == "CONVEX"
+    # the moving mesh's fix: convex parts (CoACD; one convex hull where it is missing)
+    parts = [c for c in moving.children if c.gltf_physics.shape_type == "CONVEX"]
+    if importlib.import_module(f"{MODULE}.io.decomposition").missing_reason():
+        assert moving.gltf_physics.shape_type == "CONVEX" and not parts
+    else:
+        assert moving.gltf_physics.shape_type == "NONE" and parts
     assert tuple(squashed.scale) == (1, 1, 1) and squashed.data.vertices[0].co.length > 0
     assert post.gltf_physics.use_filter and not gate.gltf_physics.use_filter
     names = [p.obj for p in scene.gltf_physics.problems]
