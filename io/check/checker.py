@@ -100,7 +100,7 @@ def check_document(gltf: Json, *, name: str = "FILE", binary: bytes | None = Non
         *(lambda check=check: check(facts, report) for check in (
             placement.check_triggers, placement.check_joints, placement.check_vehicles,
             placement.check_geometry_nodes, placement.check_vectors, geometry.check_shapes,
-            risks.check_bodies, risks.check_khr_motion, risks.check_limits,
+            risks.check_bodies, risks.check_motion, risks.check_materials, risks.check_limits,
             risks.check_families, risks.check_decoded)),
         lambda: geometry.check_hulls(facts, report, meshes),
         lambda: revisions.check_revisions(facts, report, name),

@@ -5,6 +5,7 @@ every number finite. Pure."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -107,25 +108,27 @@ def check_references(facts: Facts, report: Report, legacy_khr: bool) -> None:
     """`bad-index` for each index past the end of its array; `float-index` (a warning) for
     an index written as 2.0, which JSON Schema accepts and many readers do not. Values of
     the wrong type or negative are the schema rules' findings."""
-    references = OMI_REFERENCES + (LEGACY_KHR_REFERENCES if legacy_khr else KHR_REFERENCES)
-    for ref in references:
-        integral_floats = not (legacy_khr and ref.extension.startswith("KHR"))
-        for base, payload in facts.payloads(ref.extension, ref.level):
-            for where, value in walk(payload, ref.path.split("/"), base):
-                if not is_integer(value, integral_floats) or value < 0:
-                    continue
-                if isinstance(value, float):
-                    report.warn("float-index", where, f"the index {shown(value)} is written "
-                                "with a decimal point: readers that want an integer reject it")
-                if all(value >= facts.count(*target) for target in ref.targets):
-                    report.add("error", "bad-index", where, _past_end(int(value), facts, ref))
-
-
-def _past_end(value: int, facts: Facts, ref: Reference) -> str:
-    names = " or ".join(
-        f"{'/' + key if owner is None else pointer('/extensions/' + owner, key)} "
-        f"({facts.count(owner, key)} items)" for owner, key in ref.targets)
-    return f"index {value} is past the end of {names}"
+    grouped: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+    for ref in OMI_REFERENCES + (LEGACY_KHR_REFERENCES if legacy_khr else KHR_REFERENCES):
+        counts = [facts.count(*target) for target in ref.targets]
+        names = " or ".join(
+            f"{'/' + key if owner is None else pointer('/extensions/' + owner, key)} "
+            f"({count} items)" for (owner, key), count in zip(ref.targets, counts, strict=True))
+        grouped.setdefault((ref.extension, ref.level), []).append((ref.path, max(counts), names))
+    for (extension, level), refs in grouped.items():
+        integral_floats = not (legacy_khr and extension.startswith("KHR"))
+        for base, payload in facts.payloads(extension, level):
+            for path, size, names in refs:
+                for where, value in walk(payload, path.split("/"), base):
+                    if not is_integer(value, integral_floats) or value < 0:
+                        continue
+                    if isinstance(value, float):
+                        report.warn("float-index", where, f"the index {shown(value)} is "
+                                    "written with a decimal point: readers that want an "
+                                    "integer reject it")
+                    if value >= size:
+                        report.add("error", "bad-index", where,
+                                   f"index {int(value)} is past the end of {names}")
 
 
 def check_declarations(facts: Facts, report: Report) -> None:
@@ -137,10 +140,9 @@ def check_declarations(facts: Facts, report: Report) -> None:
     used = set(facts.view.extensions)
     for node in facts.view.nodes:
         used.update(node.extensions)
-    where = "/extensionsUsed" if "extensionsUsed" in facts.gltf else ""
     for name in sorted(used & PHYSICS):
         if name not in used_list:
-            report.add("error", "extension-not-declared", where,
+            report.add("error", "extension-not-declared", "/extensionsUsed",
                        f"{name} is used but not listed in extensionsUsed")
     for index, name in enumerate(required):
         at = f"/extensionsRequired/{index}"
@@ -167,19 +169,35 @@ def check_numbers(facts: Facts, report: Report) -> None:
     for name in sorted(PHYSICS):
         for level in ("doc", "node"):
             for where, payload in facts.payloads(name, level):
+                if _all_finite(payload):
+                    continue
                 for at, value in _floats(payload, where):
                     if not math.isfinite(value):
                         report.add("error", "not-finite", at,
                                    f"{value} is not a JSON number: write a finite value")
 
 
+def _all_finite(value: Json) -> bool:
+    """True when `value` surely holds no NaN or infinity (the C encoder checks quickly)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return True
+
+
 def _floats(value: Json, where: str) -> Iterator[tuple[str, float]]:
-    stack = [(where, value)]
+    """(pointer, value) of every float at or below `value` (pointers made only for those)."""
+    stack: list[tuple[str, Json]] = [(where, value)]
     while stack:
         at, item = stack.pop()
         if isinstance(item, float):
             yield at, item
-        elif isinstance(item, dict):
-            stack.extend((pointer(at, key), child) for key, child in item.items())
-        elif isinstance(item, list):
-            stack.extend((pointer(at, i), child) for i, child in enumerate(item))
+            continue
+        children = item.items() if isinstance(item, dict) else enumerate(item) \
+            if isinstance(item, list) else ()
+        for key, child in children:
+            if isinstance(child, float):
+                yield pointer(at, key), child
+            elif isinstance(child, dict | list):
+                stack.append((pointer(at, key), child))

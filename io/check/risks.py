@@ -38,6 +38,8 @@ def part_pointer(facts: Facts, index: int, part: str) -> str:
 def check_bodies(facts: Facts, report: Report) -> None:
     """`moving-trimesh`, and `negative-scale`/`non-uniform-scale` on each shape's node."""
     graph = NodeGraph.of(dict(facts.gltf))
+    scaled = {index for index, node in enumerate(graph.nodes)
+              if isinstance(node, dict) and ("scale" in node or "matrix" in node)}
     for index, physics in facts.scene.nodes.items():
         if not isinstance(index, int):
             continue
@@ -50,7 +52,8 @@ def check_bodies(facts: Facts, report: Report) -> None:
             moving = None if body is None else facts.motion_kind(body)
             if part == "collider" and rules.is_moving_trimesh(shape.kind, moving):
                 _add(report, rules.MOVING_TRIMESH, where)
-            scale = _world_scale(graph, index)
+            chain = {index, *facts.ancestors(index)} if scaled else set()
+            scale = _world_scale(graph, index) if chain & scaled else None
             rule = None if scale is None else rules.scale_rule(shape.kind, scale)
             if rule is not None:
                 _add(report, rule, where, kind=shape.kind)
@@ -69,10 +72,10 @@ def _world_scale(graph: NodeGraph, index: int) -> tuple[float, ...] | None:
     return tuple(float(s) for s in scale)
 
 
-def check_khr_motion(facts: Facts, report: Report) -> None:
+def check_motion(facts: Facts, report: Report) -> None:
     """KHR bodies: `mass-unset` (a dynamic body's mass computed by the engine from a density
     the file cannot give), `infinite-mass`/`infinite-inertia` (0, which the schema forbids
-    and the text reads as infinite), `combine-unset` (materials without combine modes)."""
+    and the text reads as infinite). OMI bodies: `mass-not-positive` (no schema minimum)."""
     for index, payload in facts.view.used(KHR):
         motion = as_dict(payload).get("motion")
         if not isinstance(motion, dict):
@@ -90,6 +93,16 @@ def check_khr_motion(facts: Facts, report: Report) -> None:
             report.warn("infinite-inertia", pointer(where, "inertiaDiagonal"),
                         "a 0 moment of inertia means infinite (the schema wants > 0): many "
                         "readers reject it")
+    for index, payload in facts.view.used("OMI_physics_body"):
+        mass = as_dict(as_dict(payload).get("motion")).get("mass")
+        if is_number(mass) and mass <= 0:
+            where = pointer(node_pointer(index, "OMI_physics_body"), "motion")
+            report.warn("mass-not-positive", pointer(where, "mass"), f"a mass of {mass}: OMI "
+                        "has no infinite or negative mass (engines substitute their own)")
+
+
+def check_materials(facts: Facts, report: Report) -> None:
+    """`combine-unset`: a KHR material without combine modes (KHR gives no default)."""
     materials = as_list(facts.root(KHR).get("physicsMaterials"))
     for index, material in enumerate(materials):
         missing = [key for key in ("frictionCombine", "restitutionCombine")

@@ -53,7 +53,10 @@ class Check(Protocol):
 
 def pointer(where: str, key: str | int) -> str:
     """`where` extended by one JSON pointer token."""
-    return f"{where}/{str(key).replace('~', '~0').replace('/', '~1')}"
+    token = str(key)
+    if "~" in token or "/" in token:
+        token = token.replace("~", "~0").replace("/", "~1")
+    return f"{where}/{token}"
 
 
 def type_name(value: Json) -> str:

@@ -287,3 +287,8 @@ LEGACY_KHR_PAYLOADS: Final = (
 )
 #: Every extension these rules cover.
 CHECKED: Final = frozenset(p.extension for p in OMI_PAYLOADS + KHR_PAYLOADS + LEGACY_KHR_PAYLOADS)
+#: The codes of findings these rules make: exactly what a JSON schema validator would reject.
+SCHEMA_CODES: Final = frozenset({
+    "wrong-type", "missing-required", "out-of-range", "none-sentinel", "bad-enum", "bad-length",
+    "not-unique", "trigger-empty", "trigger-both", rules.COMPOUND_TRIGGER_FILTER.code,
+    "geometry-form", "limit-axes", "filter-both", "drive-pair", "shape-form"})

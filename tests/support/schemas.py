@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import struct
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -62,25 +61,15 @@ CORE_SCHEMAS: dict[str, Json] = {
 }
 
 MAX_MESSAGE = 200
-GLB_MAGIC = b"glTF"
-GLB_JSON_CHUNK = 0x4E4F534A
-GLB_VERSION = 2
 LEGACY_BAD_AXIS = 3  # allowed by the 2024-03 drive schema, which should stop at 2
 
 
 def load_gltf(path: Path) -> Json:
-    """Read the JSON of a .gltf file, or the JSON chunk of a .glb file."""
-    data = Path(path).read_bytes()
-    if data[:4] != GLB_MAGIC:
-        document: Json = json.loads(data.decode("utf-8"))
-        return document
-    _magic, version, total = struct.unpack_from("<4sII", data, 0)
-    if version != GLB_VERSION or total > len(data):
-        raise ValueError(f"{path}: unsupported or truncated GLB (version {version})")
-    chunk_length, chunk_type = struct.unpack_from("<II", data, 12)
-    if chunk_type != GLB_JSON_CHUNK:
-        raise ValueError(f"{path}: the first GLB chunk is not JSON")
-    return json.loads(data[20 : 20 + chunk_length].decode("utf-8"))
+    """Read the JSON of a .gltf file, or the JSON chunk of a .glb file, with the add-on's
+    one reader (io/asset_files.read_asset); raises ValueError for a malformed file."""
+    from gltf_physics.io.asset_files import read_asset
+
+    return read_asset(path)[0]
 
 
 class PhysicsSchemaValidator:
