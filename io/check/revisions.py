@@ -5,16 +5,18 @@ here. Pure."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections import Counter
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Final
 
 from ..diagnostics import Report
 from .facts import Facts
 from .links import OTHER_PHYSICS
 
-CONVERTER: Final = "scripts/convert.py"
+#: The converter beside this package (in a checkout; the extension zip leaves scripts out).
+CONVERTER: Final = Path(__file__).resolve().parents[2] / "scripts" / "convert.py"
 
 #: The decoders' note for a legacy layout → the checker's code and what the layout is.
 LEGACY: Final = {
@@ -37,10 +39,15 @@ LEGACY: Final = {
 
 
 def upgrade_command(name: str, target: str) -> str:
-    """The converter command line that rewrites file `name` in the current `target`."""
+    """The converter command line that rewrites file `name` in the current `target` (paths
+    relative to the working directory, as `name` is)."""
     path = PurePath(name)
     out = path.with_name(f"{path.stem}-current{path.suffix or '.gltf'}")
-    return (f"python3 {CONVERTER} {shlex.quote(str(path))} {shlex.quote(str(out))} "
+    try:
+        script = os.path.relpath(CONVERTER)
+    except ValueError:  # another drive
+        script = str(CONVERTER)
+    return (f"python3 {shlex.quote(script)} {shlex.quote(str(path))} {shlex.quote(str(out))} "
             f"--to {target}")
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from gltf_physics.io.asset_files import read_asset
 from gltf_physics.io.check.checker import check_document, check_file
+from gltf_physics.io.check.codes import CODES
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
 from tests.conftest import CORPUS, ROOT
@@ -76,6 +77,7 @@ def test_corpus_verdict(path: Path) -> None:
     elapsed = time.perf_counter() - start
     assert elapsed < 1.0, f"{name} took {elapsed:.2f} s"
     assert not check.unreadable
+    assert all(CODES[i.code][0] == i.severity for i in check.issues)
     errors = {issue.where: issue.code for issue in check.issues if issue.severity == "error"}
     assert errors == BROKEN.get(name, {})
     assert check.count("error") == len(errors)

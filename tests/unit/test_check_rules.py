@@ -16,6 +16,8 @@ import pytest
 
 from gltf_physics.io import rules
 from gltf_physics.io.check.checker import check_document
+from gltf_physics.io.check.codes import CODES
+from gltf_physics.io.diagnostics import Issue
 from tests.conftest import ROOT
 
 Json = dict[str, Any]
@@ -40,10 +42,17 @@ def node(children: tuple[int, ...] = (), **extensions: Any) -> Json:
     return out
 
 
+def catalogued(issues: list[Issue]) -> None:
+    """Every finding's code is in the catalogue, with its severity."""
+    for issue in issues:
+        assert CODES.get(issue.code, ("uncatalogued",))[0] == issue.severity, issue
+
+
 def findings(gltf: Json, severity: str | None = None) -> set[tuple[str, str]]:
     """(code, pointer) of every finding (of one severity)."""
     report = check_document(gltf)
     assert "check-failed" not in report.codes()
+    catalogued(report.issues)
     return {(i.code, i.where) for i in report.issues if severity in (None, i.severity)}
 
 
@@ -335,3 +344,13 @@ def test_no_rule_has_a_second_copy() -> None:
         spelt = [p.relative_to(ROOT) for p in sources if f'"{rule.code}"' in p.read_text()
                  and Path(p).name != "__init__.py"]
         assert spelt == [], f"{rule.code} is spelt out in {spelt}"
+
+
+def test_the_readme_lists_every_code() -> None:
+    """The README's list of codes is the catalogue, and the shared rules' severities agree."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("The codes:")
+    listed = text[start:text.index("\n\n", start)]
+    assert set(re.findall(r"`([a-z0-9-]+)`", listed)) == set(CODES)
+    for rule in rules.RULES:
+        assert CODES[rule.code][0] == rule.severity, rule

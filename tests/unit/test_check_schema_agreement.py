@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from gltf_physics.io.asset_files import read_asset
 from gltf_physics.io.check import specs
 from gltf_physics.io.check.checker import check_document
+from gltf_physics.io.check.codes import CODES
 from gltf_physics.io.check.schema import Array, Boolean, Integer, Number, Object, String
 from gltf_physics.io.codecs.joints import is_legacy_node_joint
 from gltf_physics.io.codecs.khr_legacy import is_khr_2024
@@ -105,6 +106,7 @@ def checker(gltf: dict[str, Any]) -> tuple[set[str], set[str]]:
     """(pointers of the checker's schema findings, pointers of all its errors)."""
     issues = check_document(gltf).listed()
     assert not [i for i in issues if i.code == "check-failed"], issues
+    assert all(CODES[i.code][0] == i.severity for i in issues), issues
     schema = {i.where for i in issues if i.code in specs.SCHEMA_CODES and payload_of(i.where)}
     return schema, {i.where for i in issues if i.severity == "error"}
 
