@@ -70,6 +70,17 @@ def test_exit_codes_and_text_output(tmp_path: Path) -> None:
     assert f"{tmp_path / 'torn.glb'}: unreadable as glTF:" in torn.stdout
 
 
+def test_unprintable_keys_are_escaped(tmp_path: Path) -> None:
+    gltf = variant()
+    gltf["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]["extensions"] = {"\ud800": 1}
+    path = tmp_path / "odd.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")  # the key as an \\ud800 escape
+    for flags in ((), ("--json",)):
+        done = run(path, *flags)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "ud800" in done.stdout
+
+
 def test_strict_fails_on_warnings(tmp_path: Path) -> None:
     warned = write(tmp_path / "warned.gltf", variant(inertiaDiagonal=[0, 0, 0, 1]))
     assert run(warned).returncode == 0

@@ -234,6 +234,24 @@ def test_a_missing_required_key_is_an_error_at_its_object() -> None:
     assert_agree(gltf)
 
 
+def test_huge_arrays_and_non_finite_numbers_agree() -> None:
+    gltf = read_asset(CORPUS / "khr/samples/ShapeTypes/ShapeTypes.gltf")[0]
+    shapes = gltf["extensions"]["KHR_implicit_shapes"]["shapes"]
+    shapes[:] = [copy.deepcopy(shapes[0]) for _ in range(3000)]
+    shapes[2500] = {"type": "box", "box": {"size": [1, -1, 1]}}
+    shapes[2600] = {"type": "box", "box": {"size": [1.0] * 5000}}
+    motion = next(n["extensions"]["KHR_physics_rigid_bodies"]["motion"] for n in gltf["nodes"]
+                  if "motion" in n.get("extensions", {}).get("KHR_physics_rigid_bodies", {}))
+    motion.update(mass=float("nan"), gravityFactor=float("-inf"),
+                  linearVelocity=[0, float("inf"), 0])
+    assert_agree(gltf)
+    found = {(i.code, i.where) for i in check_document(gltf).issues if i.severity == "error"}
+    base = "/extensions/KHR_implicit_shapes/shapes"
+    assert {("out-of-range", f"{base}/2500/box/size/1"),
+            ("bad-length", f"{base}/2600/box/size")} <= found
+    assert sum(code == "not-finite" for code, _ in found) == 3
+
+
 # -- generated documents ---------------------------------------------------------------------
 
 SCALARS = st.sampled_from([None, True, False, "box", "other", -1, 0, 1, 2, 3, 1.0, 0.5, -0.5,
