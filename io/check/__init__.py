@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The physics file checker (scripts/check_physics.py): the extension rules written as data
-(schema.py, specs.py), the cross-references schemas cannot express (links.py), risky but
-legal content (risks.py), legacy revisions (revisions.py), and the entry points (checker.py).
-Pure: no bpy and no files outside the add-on."""
+"""The physics file checker behind scripts/check_physics.py. Pure: no bpy, no ../shared.
+
+`checker.py` has the entry points; `facts.py` reads a document once (tree, payloads, the
+decoders' model); `schema.py` is a small rule language and `specs.py` the extensions' schema
+rules in it; `links.py` (references, declarations, numbers) and `placement.py` (triggers,
+joints, vehicles) add the errors schemas cannot express; `geometry.py` and `risks.py` the
+warnings, with the rules shared with the Blender scene check in io/rules.py; `revisions.py`
+the legacy notes; `codes.py` the catalogue of codes."""
