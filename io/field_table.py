@@ -9,6 +9,7 @@ centre of mass, inertia, shapes, joints, references) stay explicit code beside t
 that needs one exception names a plain function (`encode`, `decode`).
 
 Defaults are the model's, in glTF axes; the Blender default is derived through the axis rule.
+A required field has no default in its spec: its row's default is what a new object gets.
 """
 
 from __future__ import annotations
@@ -74,11 +75,6 @@ class Field:
         """True when the value must be greater than 0."""
         return self.least is not None
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """Every JSON name of the field, current first."""
-        return (self.key, *self.old_keys)
-
 
 def rate(group: Group, attr: str, prop: str, key: str, label: str, what: str,
          default: float = -1.0, old_default: float | None = None) -> Field:
@@ -87,21 +83,21 @@ def rate(group: Group, attr: str, prop: str, key: str, label: str, what: str,
                  written="always", old_default=old_default)
 
 
-def _gimbal_rows(group: Group, adjust_default: float, flag: bool) -> tuple[Field, ...]:
-    """The gimbal fields thrusters and hover thrusters share (one Blender property each)."""
-    return (
-        Field(group, "max_gimbal", "gimbal_max", "maxGimbal", 0.0, "Max Gimbal",
-              "Largest gimbal angle of the thruster", minimum=0.0, maximum=MAX_ANGLE,
-              subtype="ANGLE"),
-        rate(group, "gimbal_change_rate", "gimbal_change_rate", "gimbalChangeRate",
-             "Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0, old_default=-1.0),
-        Field(group, "linear_gimbal_adjust_ratio",
-              "thruster_linear_gimbal_adjust_ratio" if group == "thruster"
-              else "hover_linear_gimbal_adjust_ratio", "linearGimbalAdjustRatio",
-              adjust_default, "Linear Gimbal Adjust",
-              "How much the gimbal turns to help linear input", minimum=0.0, maximum=1.0,
-              written="always", flag_when_old=flag),
-    )
+def _max_gimbal(group: Group) -> Field:
+    return Field(group, "max_gimbal", "gimbal_max", "maxGimbal", 0.0, "Max Gimbal",
+                 "Largest gimbal angle of the thruster", minimum=0.0, maximum=MAX_ANGLE,
+                 subtype="ANGLE")
+
+
+def _gimbal_rate(group: Group) -> Field:
+    return rate(group, "gimbal_change_rate", "gimbal_change_rate", "gimbalChangeRate",
+                "Gimbal Change Rate", "How fast the gimbal turns (rad/s)", 1.0, old_default=-1.0)
+
+
+def _gimbal_adjust(group: Group, prop: str, default: float, flag_when_old: bool) -> Field:
+    return Field(group, "linear_gimbal_adjust_ratio", prop, "linearGimbalAdjustRatio", default,
+                 "Linear Gimbal Adjust", "How much the gimbal turns to help linear input",
+                 minimum=0.0, maximum=1.0, written="always", flag_when_old=flag_when_old)
 
 
 def _gimbal_ratio(group: Group) -> Field:
@@ -216,10 +212,11 @@ WHEEL: Final = (
 THRUSTER: Final = (
     Field("thruster", "max_force", "thruster_max_force", "maxForce", 100.0, "Max Force",
           "Largest thrust (N)", minimum=0.0, written="required"),
-    _gimbal_rows("thruster", 0.0, False)[0],
+    _max_gimbal("thruster"),
     rate("thruster", "force_change_rate", "thruster_force_change_rate", "forceChangeRate",
          "Force Change Rate", "How fast the thrust changes (N/s)"),
-    *_gimbal_rows("thruster", 0.0, False)[1:],
+    _gimbal_rate("thruster"),
+    _gimbal_adjust("thruster", "thruster_linear_gimbal_adjust_ratio", 0.0, False),
     Field("thruster", "target_force_ratio", "thruster_target_force_ratio", "targetForceRatio",
           0.0, "Force Input", "Initial thrust input, 0..1", minimum=0.0, soft_max=1.0,
           old_keys=("currentForceRatio",)),
@@ -229,10 +226,11 @@ HOVER_THRUSTER: Final = (
     Field("hover_thruster", "max_hover_energy", "hover_max_energy", "maxHoverEnergy", 100.0,
           "Max Hover Energy", "Hover energy (N·m): force times ground distance", minimum=0.0,
           written="required"),
-    _gimbal_rows("hover_thruster", 0.5, True)[0],
+    _max_gimbal("hover_thruster"),
     rate("hover_thruster", "hover_energy_change_rate", "hover_energy_change_rate",
          "hoverEnergyChangeRate", "Energy Change Rate", "How fast the hover energy changes"),
-    *_gimbal_rows("hover_thruster", 0.5, True)[1:],
+    _gimbal_rate("hover_thruster"),
+    _gimbal_adjust("hover_thruster", "hover_linear_gimbal_adjust_ratio", 0.5, True),
     # The 2025 README says currentHoverRatio, its schema currentForceRatio: both are read.
     Field("hover_thruster", "target_hover_ratio", "hover_target_ratio", "targetHoverRatio",
           0.0, "Hover Input", "Initial hover input, 0..1", minimum=0.0, soft_max=1.0,
