@@ -185,6 +185,8 @@ def decompose(
     problem = input_error(check_mesh(points, tris), settings)
     if problem:
         raise DecompositionError(problem)
+    used, tris = np.unique(tris, return_inverse=True)  # loose vertices would join the hulls
+    points, tris = points[used], tris.reshape(-1, 3).astype(np.int32)
     started = time.perf_counter()
     update("CoACD", 0.0)
     raw = run_coacd(points, tris, settings)

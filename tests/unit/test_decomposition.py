@@ -154,6 +154,15 @@ def test_the_same_seed_gives_the_same_parts():
         np.testing.assert_allclose(a, b)
 
 
+def test_loose_vertices_do_not_join_the_parts():
+    pytest.importorskip("coacd")
+    points, tris = small_torus()
+    loose = np.vstack([points, [[40.0, 0.0, 0.0], [0.0, -40.0, 3.0]]])
+    result = decomposition.decompose(loose, tris, decomposition.Settings())
+    assert max(np.abs(part).max() for part in result.parts) < 1.31
+    assert result.volume == pytest.approx(meshes.torus_volume(1.0, 0.3), rel=0.25)
+
+
 def test_a_failure_inside_coacd_is_a_message(monkeypatch):
     coacd = pytest.importorskip("coacd")
 
