@@ -67,7 +67,7 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
                         preprocess_resolution=self.preprocess_resolution, seed=self.seed)
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        if context.window is None:  # no UI to show progress in: run to the end
+        if not _interactive(context):  # no UI to show progress in: run to the end
             return self.execute(context)
         depsgraph = context.evaluated_depsgraph_get()
         self._checks = [read_source(obj, depsgraph) for obj in targets(_selection(context))]
@@ -89,7 +89,7 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         run = DecompositionRun.prepare(targets(_selection(context)), self.settings(),
                                        context.evaluated_depsgraph_get())
-        if self.start_modal and context.window is not None and run.sources:
+        if self.start_modal and _interactive(context) and run.sources:
             self.start_modal = False  # a redo from the Adjust panel runs to the end
             return self._start(context, run)
         run.run()
@@ -140,6 +140,11 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         if context.scene.gltf_physics.problems:
             validation.store(context.scene)  # the list showed the problem this may fix
         return {"FINISHED"}
+
+
+def _interactive(context: bpy.types.Context) -> bool:
+    """Whether a window's event loop will drive a modal run (not so in background mode)."""
+    return context.window is not None and not bpy.app.background
 
 
 def _selection(context: bpy.types.Context) -> list[bpy.types.Object]:

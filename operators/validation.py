@@ -69,7 +69,7 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
         problem = self._problem(context)
         obj = bpy.data.objects.get(problem.obj) if problem else None
         if obj is None or problem.fix != DECOMPOSE_FIX or context.window is None \
-                or obj.name not in context.view_layer.objects:
+                or bpy.app.background or obj.name not in context.view_layer.objects:
             return self.execute(context)
         # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
         # problem's object; it refreshes the list and makes its own undo step.
@@ -77,6 +77,8 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
             other.select_set(False)
         obj.select_set(True)
         context.view_layer.objects.active = obj
+        if not bpy.ops.gltf_physics.convex_decompose.poll():
+            return self.execute(context)
         bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT")
         return {"CANCELLED"}  # nothing changed here: no undo step of its own
 

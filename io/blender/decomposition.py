@@ -273,6 +273,8 @@ class DecompositionRun:
                 self.warnings.append(f"{name} was deleted while it was decomposed")
                 continue
             made[name] = replace_parts(obj, decomposition, source.scale)
+        if made:
+            bpy.context.view_layer.update()  # the new parts in the view layer, for checks
         return made
 
 

@@ -78,6 +78,15 @@ def test_torus_becomes_a_compound_of_at_least_four_convex_parts(clean_scene):
     assert problems_of(clean_scene) == {}
 
 
+def test_the_moving_mesh_fix_decomposes_and_the_list_is_clean_at_once(clean_scene):
+    torus = torus_object(motion_type="KINEMATIC", shape_type="TRIMESH")
+    problems = clean_scene.gltf_physics.problems
+    assert problems_of(clean_scene) == {"Torus": {"moving-trimesh"}}
+    assert problems[0].fix == "convex-decompose"
+    assert bpy.ops.gltf_physics.problem_fix("INVOKE_DEFAULT", index=0) == {"FINISHED"}
+    assert len(parts_of(torus)) >= 4 and list(problems) == []  # refreshed in the same call
+
+
 def test_a_new_run_replaces_the_parts_and_they_keep_material_and_filter(clean_scene):
     torus = torus_object(motion_type="DYNAMIC", shape_type="CONVEX", use_material=True,
                          dynamic_friction=0.9, restitution=0.3, use_filter=True)
