@@ -12,6 +12,7 @@ trigger becomes a compound trigger of trigger parts.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -73,13 +74,21 @@ def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source
 
 
 def is_part(obj: bpy.types.Object) -> bool:
-    """Whether `obj` is a part a decomposition made (and still under its object)."""
-    return obj.get(PART_TAG) is not None and obj.parent is not None
+    """Whether `obj` is a part of a decomposition of its parent: tagged when made here;
+    after a glTF round trip (the tag is not written) known by its name and convex shape."""
+    parent = obj.parent
+    if parent is None:
+        return False
+    if obj.get(PART_TAG) is not None:
+        return True
+    props = obj.gltf_physics
+    return props.shape_type == "CONVEX" and props.motion_type == "NONE" and re.fullmatch(
+        rf"{re.escape(parent.name)}{re.escape(PART_SUFFIX)}\d{{3,}}", obj.name) is not None
 
 
 def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
     """The parts of an earlier decomposition of `obj`."""
-    return [child for child in obj.children if child.get(PART_TAG) is not None]
+    return [child for child in obj.children if is_part(child)]
 
 
 def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
@@ -133,10 +142,11 @@ def remove_parts(obj: bpy.types.Object) -> int:
     """Delete the parts of an earlier decomposition (and their meshes); how many."""
     parts = parts_of(obj)
     for part in parts:
-        mesh = part.data
-        bpy.data.objects.remove(part)
-        if mesh is not None and mesh.users == 0:
-            bpy.data.meshes.remove(mesh)
+        for doomed in [*part.children_recursive, part]:  # e.g. an imported collision proxy
+            mesh = doomed.data if doomed.type == "MESH" else None
+            bpy.data.objects.remove(doomed)
+            if mesh is not None and mesh.users == 0:
+                bpy.data.meshes.remove(mesh)
     return len(parts)
 
 
