@@ -120,6 +120,11 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         self._stop(context)
         return self._finish(context, run)
 
+    def cancel(self, context: bpy.types.Context) -> None:
+        """Blender ends the modal run (a file is loaded, the window closes): drop the work."""
+        self._run.cancel()
+        self._stop(context)
+
     def _stop(self, context: bpy.types.Context) -> None:
         wm = context.window_manager
         wm.event_timer_remove(self._timer)
