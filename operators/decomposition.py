@@ -129,7 +129,8 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         wm = context.window_manager
         wm.event_timer_remove(self._timer)
         wm.progress_end()
-        context.workspace.status_text_set(None)
+        if context.workspace is not None:
+            context.workspace.status_text_set(None)
 
     def _finish(self, context: bpy.types.Context, run: DecompositionRun) -> set[str]:
         made = run.apply()
