@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final, Literal
 
 from .codecs.field_hooks import read_gimbal, writable_gimbal
@@ -256,16 +257,13 @@ SEAT: Final = (
 FIELDS: Final = (*MOTION, *MATERIAL, *VEHICLE_BODY, *WHEEL, *THRUSTER, *HOVER_THRUSTER, *SEAT)
 
 
+@cache
 def rows(group: Group) -> tuple[Field, ...]:
     """The rows of one model part, in table order (the order of panels and JSON keys)."""
     return tuple(row for row in FIELDS if row.group == group)
 
 
+@cache
 def props_of(group: Group) -> tuple[str, ...]:
     """The Blender properties of one group, in table order, each once."""
     return tuple(dict.fromkeys(row.prop for row in rows(group)))
-
-
-def defaults(group: Group) -> dict[str, Any]:
-    """Model attribute → default for one group."""
-    return {row.attr: row.default for row in rows(group)}

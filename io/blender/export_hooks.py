@@ -24,15 +24,14 @@ from ..structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
-from .field_props import stored_key, table_key
 from .joint_bridge import body_of, on_bone_node
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .properties import MESH_SHAPE_ITEMS
 from .stored_settings import snapshot
 from .to_model import (
-    MOTION_INPUTS,
-    SHAPE_PART_INPUTS,
+    MOTION_KEY,
+    SHAPE_PART_KEY,
     filter_of,
     material_of,
     motion_of,
@@ -224,7 +223,7 @@ class PhysicsExportExtension(JointExport):
         return self.shared[key]
 
     def _motion(self, props: Any, yup: bool) -> Motion | None:
-        key = ("motion", yup, *stored_key(props, MOTION_INPUTS), *table_key(props, "motion"))
+        key = ("motion", yup, MOTION_KEY(props))
         return self._share(key, lambda: motion_of(props, yup))
 
     def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
@@ -238,8 +237,7 @@ class PhysicsExportExtension(JointExport):
         return self._share(key, lambda: resolved)
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
-        key = ("shape-part", shape, *stored_key(props, SHAPE_PART_INPUTS),
-               *table_key(props, "material"))
+        key = ("shape-part", shape, SHAPE_PART_KEY(props))
 
         def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)

@@ -2,7 +2,8 @@
 """The field table on the Blender side: property annotations, settings ↔ model values and
 the export sharing key, each derived from the rows (io/field_table.py)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty
@@ -80,15 +81,7 @@ def write_values(props: Any, group: str, value: Any, yup: bool = True) -> None:
             setattr(props, row.prop, to_blender(row, model_value))
 
 
-def table_key(props: Any, group: str) -> tuple:
-    """The group's stored values, for telling apart objects that must not share a payload."""
-    return stored_key(props, props_of(group))
-
-
-def stored_key(props: Any, names: Iterable[str]) -> tuple:
-    """The stored values of the named properties, hashable."""
-    return tuple(_hashable(getattr(props, name)) for name in names)
-
-
-def _hashable(value: Any) -> Any:
-    return value if isinstance(value, (int, float, str, bool)) else tuple(value)
+def sharing_key(inputs: tuple[str, ...], group: str) -> Callable[[Any], tuple]:
+    """A getter of every stored value a model part is made from: its explicit `inputs` and
+    its group's table rows (hashable on a settings snapshot), for the export sharing key."""
+    return attrgetter(*dict.fromkeys((*inputs, *props_of(group))))

@@ -10,7 +10,7 @@ from mathutils import Quaternion
 
 from .. import axes
 from ..model import INFINITE, CollisionFilter, Motion, PhysicsMaterial, Shape
-from .field_props import values_of
+from .field_props import sharing_key, values_of
 from .fitting import Fit, fit_shape, local_bounds
 from .properties import MESH_SHAPE_ITEMS, MOTION_KIND, SHAPE_KIND
 
@@ -23,6 +23,8 @@ MOTION_INPUTS = ("motion_type", "mass_mode", "mass", "center_of_mass_mode", "cen
 #: What a shape's collider or trigger reads besides its shape and the table's material rows.
 SHAPE_PART_INPUTS = ("shape_role", "use_material", "use_filter", "filter_layers",
                      "filter_mode", "filter_targets")
+MOTION_KEY = sharing_key(MOTION_INPUTS, "motion")
+SHAPE_PART_KEY = sharing_key(SHAPE_PART_INPUTS, "material")
 #: +90° about X: turns a shape's +Y axis onto Blender's +Z when no Y-up conversion happens.
 Z_ALIGN_XYZW = (0.7071067811865476, 0.0, 0.0, 0.7071067811865476)
 

@@ -17,6 +17,7 @@ field_props = importlib.import_module(f"{MODULE}.io.blender.field_props")
 to_model = importlib.import_module(f"{MODULE}.io.blender.to_model")
 panels = importlib.import_module(f"{MODULE}.panels.object_panels")
 vehicle_bridge = importlib.import_module(f"{MODULE}.io.blender.vehicle_bridge")
+snapshot = importlib.import_module(f"{MODULE}.io.blender.stored_settings").snapshot
 
 
 
@@ -114,10 +115,7 @@ def _changed(prop: Any, value: Any) -> Any:
 
 
 @pytest.mark.parametrize(("read", "key"), [
-    ("motion", lambda props: (*field_props.stored_key(props, to_model.MOTION_INPUTS),
-                              *field_props.table_key(props, "motion"))),
-    ("material", lambda props: (*field_props.stored_key(props, to_model.SHAPE_PART_INPUTS),
-                                *field_props.table_key(props, "material"))),
+    ("motion", to_model.MOTION_KEY), ("material", to_model.SHAPE_PART_KEY),
 ])
 def test_sharing_key_misses_nothing_the_model_reads(clean_scene, helpers, read, key) -> None:
     """Change every stored property in turn: whatever changes the model changes the key."""
@@ -135,9 +133,9 @@ def test_sharing_key_misses_nothing_the_model_reads(clean_scene, helpers, read, 
         name = prop.identifier
         array = getattr(prop, "array_length", 0)
         before_value = list(getattr(props, name)) if array else getattr(props, name)
-        before = (model(), key(props))
+        before = (model(), key(snapshot(obj)))
         setattr(props, name, _changed(prop, before_value))
-        after = (model(), key(props))
+        after = (model(), key(snapshot(obj)))
         if before[0] != after[0]:
             checked += 1
             assert before[1] != after[1], f"{name} changes the {read} but not the key"
