@@ -13,9 +13,9 @@ from typing import Final
 
 from ..diagnostics import Report
 from ..json_read import Json, JsonReader
+from ..numbers import canon
+from ..vehicle_model import ZERO2, Vec2
 
-Vec2 = tuple[float, float]
-ZERO2: Final[Vec2] = (0.0, 0.0)
 UNDER_UNIT: Final = 0.999999  # a written gimbal ratio's length stays below 1 after rounding
 
 
@@ -27,8 +27,8 @@ def writable_gimbal(ratio: Vec2, key: str, where: str, report: Report) -> Vec2:
     length = math.hypot(*ratio)
     if length > 1.0:
         report.warn("gimbal-ratio-length", where, f"{key} {ratio} is longer than 1; shortened")
-        return (ratio[0] * UNDER_UNIT / length, ratio[1] * UNDER_UNIT / length)
-    return ratio
+        ratio = (ratio[0] * UNDER_UNIT / length, ratio[1] * UNDER_UNIT / length)
+    return (canon(ratio[0]), canon(ratio[1]))
 
 
 def read_gimbal(obj: Mapping[str, Json], key: str, where: str, read: JsonReader) -> Vec2:
