@@ -29,6 +29,9 @@ Axes = Literal["none", "vector", "extent"]
 Written = Literal["changed", "always", "required"]
 Group = Literal["motion", "material", "vehicle_body", "wheel", "thruster", "hover_thruster",
                 "seat"]
+#: The smallest normal float32: what a field the schema wants greater than 0 stores at least
+#: (Blender stores float32; any positive value a file can give survives above it).
+SMALLEST_POSITIVE: Final = 1.1754944e-38
 GROUPS: Final[tuple[Group, ...]] = ("motion", "material", "vehicle_body", "wheel", "thruster",
                                     "hover_thruster", "seat")
 
@@ -37,8 +40,9 @@ GROUPS: Final[tuple[Group, ...]] = ("motion", "material", "vehicle_body", "wheel
 class Field:
     """One plain field.
 
-    `minimum`/`maximum` bound both the stored and the written value; `least` makes the field
-    positive (the schema's exclusive 0) and is the smallest value Blender stores. `written`:
+    `minimum`/`maximum` are the schema's bounds: they bound the stored, read and written value
+    (Blender's hard min/max). `positive` is the schema's exclusive 0 (Blender stores at least
+    `SMALLEST_POSITIVE`). `soft_min`/`soft_max` bound only the slider. `written`:
     "changed" omits the default, "always" writes it, "required" also reports it missing on
     read. `old_keys` are earlier names (2025 vehicles); `old_default` the value a 2025 file
     means by omitting the field; `flag_when_old` notes a default such a file may not share.
@@ -58,7 +62,7 @@ class Field:
     none_item: tuple[str, str, str] | None = None
     minimum: float | None = None
     maximum: float | None = None
-    least: float | None = None
+    positive: bool = False
     soft_min: float | None = None
     soft_max: float | None = None
     unit: str = "NONE"
@@ -72,9 +76,10 @@ class Field:
     decode: Callable[..., Any] | None = None
 
     @property
-    def positive(self) -> bool:
-        """True when the value must be greater than 0."""
-        return self.least is not None
+    def stored_min(self) -> float | None:
+        """The least value Blender stores: the schema's minimum, or for an exclusive 0 the
+        smallest positive float32."""
+        return SMALLEST_POSITIVE if self.positive else self.minimum
 
 
 def rate(group: Group, attr: str, prop: str, key: str, label: str, what: str,
@@ -159,7 +164,7 @@ VEHICLE_BODY: Final = (
           soft_min=-1.0, soft_max=1.0, axes="vector"),
     Field("vehicle_body", "gyro_torque", "vehicle_gyro_torque", "gyroTorque", ZERO3,
           "Gyro Torque", "Largest torque the vehicle applies to itself per axis (N·m/rad)",
-          size=3, minimum=0.0, axes="extent"),
+          size=3, soft_min=0.0, axes="extent"),
     Field("vehicle_body", "max_speed", "vehicle_max_speed", "maxSpeed", -1.0, "Max Speed",
           "Top speed (m/s); negative means no limit", unit="VELOCITY"),
     Field("vehicle_body", "angular_dampeners", "vehicle_angular_dampeners", "angularDampeners",
@@ -174,9 +179,9 @@ VEHICLE_BODY: Final = (
 )
 WHEEL: Final = (
     Field("wheel", "radius", "wheel_radius", "radius", 0.25, "Radius", "Wheel radius",
-          least=MIN_SIZE, unit="LENGTH"),
+          positive=True, soft_min=MIN_SIZE, unit="LENGTH"),
     Field("wheel", "width", "wheel_width", "width", 0.125, "Width", "Wheel width along local X",
-          least=MIN_SIZE, unit="LENGTH"),
+          positive=True, soft_min=MIN_SIZE, unit="LENGTH"),
     Field("wheel", "max_propulsion_force", "wheel_max_propulsion_force", "maxPropulsionForce",
           0.0, "Max Propulsion Force", "Driving force (N); 0 for a free wheel", minimum=0.0,
           old_keys=("maxForce",)),
@@ -193,13 +198,16 @@ WHEEL: Final = (
          "Steering Change Rate", "How fast the steering angle changes (rad/s)", 1.0,
          old_default=-1.0),
     Field("wheel", "suspension_stiffness", "wheel_suspension_stiffness", "suspensionStiffness",
-          20000.0, "Suspension Stiffness", "Spring stiffness (N/m)", least=1e-3),
+          20000.0, "Suspension Stiffness", "Spring stiffness (N/m)", positive=True,
+          soft_min=1e-3),
     Field("wheel", "suspension_damping_compression", "wheel_suspension_damping_compression",
           "suspensionDampingCompression", 2000.0, "Damping Compression",
-          "Damping while compressing (N·s/m)", least=1e-3),
+          "Damping while compressing (N·s/m)", positive=True,
+          soft_min=1e-3),
     Field("wheel", "suspension_damping_rebound", "wheel_suspension_damping_rebound",
           "suspensionDampingRebound", 2000.0, "Damping Rebound",
-          "Damping while extending (N·s/m)", least=1e-3),
+          "Damping while extending (N·s/m)", positive=True,
+          soft_min=1e-3),
     Field("wheel", "suspension_travel", "wheel_suspension_travel", "suspensionTravel", 0.25,
           "Suspension Travel", "How far the suspension moves", minimum=0.0, unit="LENGTH"),
     Field("wheel", "target_propulsion_force_ratio", "wheel_target_propulsion_force_ratio",
@@ -249,7 +257,7 @@ SEAT: Final = (
           "Where the sitter's knees are (object space)", size=3, subtype="TRANSLATION",
           unit="LENGTH", axes="vector", written="required"),
     Field("seat", "angle", "seat_angle", "angle", math.pi / 2, "Spine Angle",
-          "Angle of the spine to the back→knee line", minimum=0.0, maximum=math.pi,
+          "Angle of the spine to the back→knee line", soft_min=0.0, soft_max=math.pi,
           subtype="ANGLE"),
 )
 

@@ -28,7 +28,7 @@ def _property(row: Field) -> Any:
         items = [*row.items, *([row.none_item] if row.none_item else [])]
         return EnumProperty(**common, items=items, default=row.default)
     bounds = {name: value for name, value in (
-        ("min", row.least if row.minimum is None else row.minimum), ("max", row.maximum),
+        ("min", row.stored_min), ("max", row.maximum),
         ("soft_min", row.soft_min), ("soft_max", row.soft_max),
     ) if value is not None}
     looks = {"subtype": row.subtype, "unit": row.unit}

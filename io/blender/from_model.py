@@ -20,7 +20,6 @@ from ..model import (
     Shape,
     Trigger,
 )
-from ..rules import MIN_SIZE
 from .field_props import write_values
 from .properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
 from .stored_settings import defaults_of, is_untouched
@@ -139,8 +138,7 @@ class PropertyWriter:
         diagonal = axes.extent_swap(motion.inertia_diagonal or (1.0, 1.0, 1.0), yup)
         props.lock_rotation = tuple(math.isinf(d) for d in diagonal)
         if motion.inertia_diagonal is not None:
-            props.inertia_diagonal = tuple(1.0 if math.isinf(d) else max(d, 1e-6)
-                                           for d in diagonal)
+            props.inertia_diagonal = tuple(1.0 if math.isinf(d) else d for d in diagonal)
         props.inertia_orientation = axes.quat_to_blender(motion.inertia_orientation, yup)
         write_values(props, "motion", motion, yup)
 
@@ -162,9 +160,9 @@ class PropertyWriter:
                 props.mesh_object = None if mesh is None else make_proxy(obj, mesh)
             return
         if shape.kind == "box":
-            props.box_size = axes.extent_swap(tuple(max(s, MIN_SIZE) for s in shape.size), self.yup)
-        props.radius = max(shape.radius, MIN_SIZE)
-        props.height = max(shape.height, MIN_SIZE)
+            props.box_size = axes.extent_swap(shape.size, self.yup)
+        props.radius = shape.radius  # the codecs repair a zero size; any positive one is kept
+        props.height = shape.height
         props.radius_top = shape.radius_top
         props.radius_bottom = shape.radius_bottom
         props.plane_size = (shape.size_x or 0.0, shape.size_z or 0.0)

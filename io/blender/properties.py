@@ -19,7 +19,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..field_table import ENGINE_COMBINE_ITEM, FIELDS
+from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, SMALLEST_POSITIVE
 from ..model import MESH_SHAPES
 from ..rules import MIN_SIZE
 from .field_props import annotations
@@ -99,8 +99,8 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGrou
         name="Mass", description="Where the body's mass comes from", items=MASS_MODE_ITEMS,
     )
     mass: FloatProperty(
-        name="Mass", description="Mass of the body in kilograms", default=1.0, min=0.001,
-        soft_max=10000.0, unit="MASS",
+        name="Mass", description="Mass of the body in kilograms", default=1.0,
+        min=SMALLEST_POSITIVE, soft_min=0.001, soft_max=10000.0, unit="MASS",
     )
     center_of_mass_mode: EnumProperty(
         name="Center of Mass", description="Where the centre of mass is",
@@ -118,7 +118,7 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGrou
     )
     inertia_diagonal: FloatVectorProperty(
         name="Principal Inertia", description="Principal moments of inertia (kg·m²), each > 0",
-        size=3, default=(1.0, 1.0, 1.0), min=1e-6,
+        size=3, default=(1.0, 1.0, 1.0), min=SMALLEST_POSITIVE, soft_min=1e-6,
     )
     inertia_orientation: FloatVectorProperty(
         name="Inertia Orientation",
@@ -144,15 +144,17 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGrou
     )
     box_size: FloatVectorProperty(
         name="Size", description="Full box extents in object space", size=3,
-        default=(1.0, 1.0, 1.0), min=MIN_SIZE, subtype="XYZ_LENGTH", unit="LENGTH",
+        default=(1.0, 1.0, 1.0), min=SMALLEST_POSITIVE, soft_min=MIN_SIZE, subtype="XYZ_LENGTH",
+        unit="LENGTH",
     )
     radius: FloatProperty(
-        name="Radius", description="Sphere radius", default=0.5, min=MIN_SIZE, unit="LENGTH",
+        name="Radius", description="Sphere radius", default=0.5, min=SMALLEST_POSITIVE,
+        soft_min=MIN_SIZE, unit="LENGTH",
     )
     height: FloatProperty(
         name="Height",
         description="Capsule: distance between the hemisphere centres. Cylinder: full height",
-        default=1.0, min=MIN_SIZE, unit="LENGTH",
+        default=1.0, min=SMALLEST_POSITIVE, soft_min=MIN_SIZE, unit="LENGTH",
     )
     radius_top: FloatProperty(
         name="Top Radius", description="Radius at the +Z end", default=0.5, min=0.0, unit="LENGTH",
@@ -292,11 +294,34 @@ CLASSES = (
 )
 
 
+#: The object's groups: a library override keeps their edits (Blender keeps an override's
+#: edits only of properties flagged overridable).
+OVERRIDABLE = (GltfPhysicsJointLimitProperties, GltfPhysicsJointDriveProperties,
+               GltfPhysicsObjectProperties)
+
+
+def _make_overridable(cls: type) -> None:
+    """Flag every property of `cls` (and the classes it mixes in) library-overridable;
+    list items may be added to an override."""
+    for base in reversed(cls.__mro__):
+        for prop in vars(base).get("__annotations__", {}).values():
+            keywords = getattr(prop, "keywords", None)
+            if keywords is None:
+                continue
+            flags = {"LIBRARY_OVERRIDABLE"}
+            if prop.function is CollectionProperty:
+                flags.add("USE_INSERTION")
+            keywords["override"] = flags
+
+
 def register() -> None:
     """Register the property groups and attach the root pointers."""
     for cls in CLASSES:
+        if cls in OVERRIDABLE:
+            _make_overridable(cls)
         bpy.utils.register_class(cls)
-    bpy.types.Object.gltf_physics = PointerProperty(type=GltfPhysicsObjectProperties)
+    bpy.types.Object.gltf_physics = PointerProperty(
+        type=GltfPhysicsObjectProperties, override={"LIBRARY_OVERRIDABLE"})
     bpy.types.Scene.gltf_physics = PointerProperty(type=GltfPhysicsSceneProperties)
 
 

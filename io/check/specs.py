@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import rules
+from ..field_table import Field, Group, rows
 from .schema import (
     Array,
     Boolean,
@@ -45,10 +46,6 @@ POSITIVE: Final = Number(above=0)
 NON_NEGATIVE: Final = Number(minimum=0)
 VECTOR3: Final = Array(NUMBER, 3, 3)
 ANY_ARRAY: Final = Array()
-MAX_ANGLE: Final = 3.1415925
-ANGLE: Final = Number(minimum=0, maximum=MAX_ANGLE)
-RATIO: Final = Number(minimum=0, maximum=1)
-COMBINE: Final = String(("average", "minimum", "maximum", "multiply"))
 STRINGS: Final = Array(String())
 
 
@@ -76,11 +73,25 @@ def _fields(**fields: Spec) -> dict[str, Spec]:
     return fields
 
 
+def row_spec(row: Field) -> Spec:
+    """A field-table row as its schema states it: the row's bounds are the schema's."""
+    if row.kind == "bool":
+        return Boolean()
+    if row.kind == "enum":
+        return String(tuple(item[0] for item in row.items))
+    number = Number(minimum=row.minimum, above=0 if row.positive else None,
+                    maximum=row.maximum)
+    return Array(number, row.size, row.size) if row.size else number
+
+
+def table_fields(group: Group, **explicit: Spec) -> dict[str, Spec]:
+    """A group's rows by JSON key, then the `explicit` keys the table does not hold."""
+    return {**{row.key: row_spec(row) for row in rows(group)}, **explicit}
+
+
 # -- shared by OMI and KHR -------------------------------------------------------------------
 
-MATERIAL: Final = Object(_fields(
-    staticFriction=NON_NEGATIVE, dynamicFriction=NON_NEGATIVE, restitution=NON_NEGATIVE,
-    frictionCombine=COMBINE, restitutionCombine=COMBINE), base="child")
+MATERIAL: Final = Object(table_fields("material"), base="child")
 FILTER: Final = Object(
     _fields(collisionSystems=STRINGS, collideWithSystems=STRINGS, notCollideWithSystems=STRINGS),
     base="child",
@@ -149,27 +160,14 @@ OMI_JOINT_DOC: Final = Object(
     _fields(physicsJoints=_joints(_limit(0, only_one=False), _drive(pairs=False), 1)),
     required=("physicsJoints",))
 
-OMI_VEHICLE_BODY: Final = Object(_fields(
-    angularActivation=VECTOR3, linearActivation=VECTOR3, gyroTorque=VECTOR3, maxSpeed=NUMBER,
-    pilotSeat=ID, angularDampeners=Boolean(), linearDampeners=Boolean(), useThrottle=Boolean()),
-    base=None)
-OMI_WHEEL: Final = Object(_fields(
-    brakingForce=NUMBER, maxPropulsionForce=NON_NEGATIVE, maxSteeringAngle=ANGLE,
-    physicsMaterial=ID, propulsionForceChangeRate=NUMBER, radius=POSITIVE,
-    steeringChangeRate=NUMBER, suspensionDampingCompression=POSITIVE,
-    suspensionDampingRebound=POSITIVE, suspensionStiffness=POSITIVE,
-    suspensionTravel=NON_NEGATIVE, targetPropulsionForceRatio=NUMBER,
-    targetSteeringRatio=Number(minimum=-1, maximum=1), width=POSITIVE), base=None)
-GIMBAL_RATIO: Final = Array(Number(minimum=-1, maximum=1), 2, 2)
-OMI_THRUSTER: Final = Object(_fields(
-    forceChangeRate=NUMBER, gimbalChangeRate=NUMBER, linearGimbalAdjustRatio=RATIO,
-    maxForce=NON_NEGATIVE, maxGimbal=ANGLE, targetForceRatio=NON_NEGATIVE,
-    targetGimbalRatio=GIMBAL_RATIO), required=("maxForce",), base=None)
-OMI_HOVER_THRUSTER: Final = Object(_fields(
-    gimbalChangeRate=NUMBER, hoverEnergyChangeRate=NUMBER, linearGimbalAdjustRatio=RATIO,
-    maxGimbal=ANGLE, maxHoverEnergy=NON_NEGATIVE, targetHoverRatio=NON_NEGATIVE,
-    targetGimbalRatio=GIMBAL_RATIO), required=("maxHoverEnergy",), base=None)
-OMI_SEAT: Final = Object(_fields(back=ANY_ARRAY, foot=ANY_ARRAY, knee=ANY_ARRAY, angle=NUMBER),
+# The vehicle payloads' plain fields and their bounds come from the field table; the seat's
+# points are plain arrays in its schema (their length is the codec's rule).
+OMI_VEHICLE_BODY: Final = Object(table_fields("vehicle_body", pilotSeat=ID), base=None)
+OMI_WHEEL: Final = Object(table_fields("wheel", physicsMaterial=ID), base=None)
+OMI_THRUSTER: Final = Object(table_fields("thruster"), required=("maxForce",), base=None)
+OMI_HOVER_THRUSTER: Final = Object(table_fields("hover_thruster"),
+                                   required=("maxHoverEnergy",), base=None)
+OMI_SEAT: Final = Object(table_fields("seat", back=ANY_ARRAY, foot=ANY_ARRAY, knee=ANY_ARRAY),
                          required=("back", "foot", "knee"))
 
 

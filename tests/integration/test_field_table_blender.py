@@ -60,10 +60,13 @@ def test_row_is_a_stored_property(row: Any) -> None:
     else:
         assert prop.default == pytest.approx(default)
     if row.kind == "float":
-        low = row.least if row.minimum is None else row.minimum
+        low = row.stored_min  # the schema's bound is the hard one; the slider's is soft
         assert prop.hard_min == pytest.approx(low if low is not None else prop.hard_min)
         if row.maximum is not None:
             assert prop.hard_max == pytest.approx(row.maximum)
+        for soft, value in (("soft_min", row.soft_min), ("soft_max", row.soft_max)):
+            if value is not None:
+                assert getattr(prop, soft) == pytest.approx(value), soft
 
 
 class _Layout:

@@ -83,10 +83,9 @@ def test_rows_sharing_a_property_agree() -> None:
     first: dict[str, Field] = {}
     for row in FIELDS:
         other = first.setdefault(row.prop, row)
-        assert (other.label, other.tooltip, other.default, other.minimum, other.maximum,
-                other.least, other.size, other.unit, other.subtype) == (
-            row.label, row.tooltip, row.default, row.minimum, row.maximum, row.least,
-            row.size, row.unit, row.subtype), row.prop
+        shared = ("label", "tooltip", "default", "minimum", "maximum", "positive", "soft_min",
+                  "soft_max", "size", "unit", "subtype")
+        assert [getattr(other, a) for a in shared] == [getattr(row, a) for a in shared], row.prop
 
 
 def test_a_changed_value_is_valid_and_differs() -> None:
