@@ -4,10 +4,11 @@
 import bpy
 
 from ..io.blender.properties import MAX_LAYERS
+from ..io.layer_names import new_layer_name, unique_name
 
 
 class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
-    """Add a collision layer to the scene"""
+    """Add a collision layer to the scene (its name differs from every other layer's)"""
 
     bl_idname = "gltf_physics.layer_add"
     bl_label = "Add Collision Layer"
@@ -20,8 +21,9 @@ class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
         if len(settings.layers) >= MAX_LAYERS:
             self.report({"ERROR"}, f"A scene has at most {MAX_LAYERS} collision layers")
             return {"CANCELLED"}
+        taken = [layer.name for layer in settings.layers]
         layer = settings.layers.add()
-        layer.name = self.name or f"Layer {len(settings.layers)}"
+        layer.name = unique_name(self.name, taken) if self.name else new_layer_name(taken)
         settings.active_layer = len(settings.layers) - 1
         return {"FINISHED"}
 

@@ -20,6 +20,7 @@ from bpy.props import (
 )
 
 from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, SMALLEST_POSITIVE
+from ..layer_names import unique_name
 from ..model import MESH_SHAPES
 from ..rules import MIN_SIZE
 from .field_props import annotations
@@ -84,10 +85,20 @@ PART_ITEMS = (
 )
 
 
+def _unique_layer_name(layer: bpy.types.PropertyGroup, _context: bpy.types.Context) -> None:
+    """Renamed to a name another layer of its scene has: made unique (`Name.001`)."""
+    others = [other.name for other in layer.id_data.gltf_physics.layers
+              if other.as_pointer() != layer.as_pointer()]
+    name = unique_name(layer.name, others)
+    if name != layer.name:
+        layer.name = name
+
+
 class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
     """A named collision layer (a collision system in the file)."""
 
-    name: StringProperty(name="Name", description="Name of the collision layer", default="Layer")
+    name: StringProperty(name="Name", description="Name of the collision layer", default="Layer",
+                         update=_unique_layer_name)
 
 
 class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGroup):
