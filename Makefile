@@ -1,33 +1,40 @@
 # gltf_physics developer tasks. `make demo` and `make test` work on a fresh clone.
-# Blender (bpy-as-a-module) release to test with: 5.2 (the newest LTS, default), 5.0, 4.5 or
-# 4.2, e.g. `make test BLENDER=4.2`. bpy 5.2 is built for Python 3.13, the others for 3.11.
+# Blender (bpy-as-a-module) release to test with: 5.2 (the newest LTS) when the machine has
+# Python 3.13, else 5.0 on Python 3.11 (said in one line); `make test BLENDER=4.2` forces a
+# release (5.2, 5.0, 4.5 or 4.2). scripts/pick_python.sh finds the release's Python (or has uv
+# install 3.13) and says what to install when there is none.
 DEFAULT_BLENDER := 5.2
-BLENDER ?= $(DEFAULT_BLENDER)
+ifneq ($(MAKECMDGOALS),clean)
+CHOICE := $(shell $(SHELL) scripts/pick_python.sh $(if $(filter command line environment,$(origin BLENDER)),$(BLENDER)))
+endif
+override BLENDER := $(word 1,$(CHOICE) $(DEFAULT_BLENDER))
+PYTHON_SYSTEM := $(filter-out -,$(word 2,$(CHOICE)))
+PYTHON_NOTE := $(wordlist 3,999,$(CHOICE))
 BPY_5.2 := 5.2.3
 BPY_5.0 := 5.0.1
 BPY_4.5 := 4.5.15
 BPY_4.2 := 4.2.23
 BPY_VERSION := $(BPY_$(BLENDER))
 NUMPY := $(if $(filter 5.2,$(BLENDER)),2.5.5,1.26.4)
-# python3.13 may be a pyenv shim that is not active: take the first interpreter that runs.
-find_python = $(firstword $(foreach p,$(1),$(shell $(p) -c '' >/dev/null 2>&1 && echo $(p))))
-PYTHON_3.11 ?= $(call find_python,python3.11 $(wildcard $(HOME)/.pyenv/versions/3.11*/bin/python3.11))
-PYTHON_3.13 ?= $(call find_python,python3.13 $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13))
-PYTHON_VERSION := $(if $(filter 5.2,$(BLENDER)),3.13,3.11)
-PYTHON_SYSTEM ?= $(PYTHON_$(PYTHON_VERSION))
 VENV := $(if $(filter $(DEFAULT_BLENDER),$(BLENDER)),.venv,.venv-$(BLENDER))
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(BPY_VERSION)
+version_of = $(1) -c 'import sys; print(sys.version_info[:2])'
 
-.PHONY: all setup test test-matrix unit lint demo build bench fuzz clean
+.PHONY: all python which-python setup test test-matrix unit lint demo build bench fuzz clean
 
 all: test
 
-$(STAMP): Makefile
-	@test -n "$(BPY_VERSION)" || (echo "BLENDER must be 5.2, 5.0, 4.5 or 4.2" && exit 2)
-	@test -n "$(PYTHON_SYSTEM)" || (echo "no Python for bpy $(BPY_VERSION) (5.2: python3.13, else python3.11)" && exit 2)
+# The release and interpreter chosen; the fallback or the missing Python said in one line.
+python:
+	@$(if $(PYTHON_SYSTEM),$(if $(PYTHON_NOTE),echo "$(PYTHON_NOTE)",:),$(error $(PYTHON_NOTE)))
+
+which-python: python
+	@echo "$(BLENDER) $(PYTHON_SYSTEM) $(VENV)"
+
+$(STAMP): Makefile | python
 	@# a venv of another Python (an older default) is made afresh
-	@$(PY) -c 'import sys; sys.exit(sys.version_info[:2] != tuple(map(int, "$(PYTHON_VERSION)".split("."))))' 2>/dev/null || rm -rf $(VENV)
+	@test "$$($(call version_of,$(PY)) 2>/dev/null)" = "$$($(call version_of,$(PYTHON_SYSTEM)))" || rm -rf $(VENV)
 	$(PYTHON_SYSTEM) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "bpy==$(BPY_VERSION)" numpy==$(NUMPY) pytest==9.2.0 jsonschema==4.26.0 hypothesis==6.170.15 ruff==0.17.5 coacd==1.0.14
@@ -36,7 +43,7 @@ $(STAMP): Makefile
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-setup: $(STAMP) node_modules/.package-lock.json
+setup: python $(STAMP) node_modules/.package-lock.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
