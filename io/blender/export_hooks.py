@@ -2,8 +2,14 @@
 """glTF exporter hooks: gather per-object physics, encode once every index is final.
 
 Flow (one instance per export):
+- `gather_tree_filter_tag_hook` (once per exported scene): that scene's collision layers.
 - `gather_node_hook`: object properties → model parts; collision meshes and shape-offset
-  child nodes are created here, before the exporter's traversal assigns indices.
+  child nodes are created here, before the exporter's traversal assigns indices. Each node
+  is its own identity: an object exported in several scenes or instances gets one record per
+  node.
+- `gather_scene_hook`: the scene's export tree tells each node's scene and instance
+  (`export.node_index`), so partners (joint bodies, seats, compound members) are found in
+  the same instance.
 - `gather_gltf_hook`: collision-only meshes (and KHR `geometry.node` orphans) are parked in
   the active scene's extensions so the traversal writes them into the buffer.
 - `gather_gltf_extensions_hook`: everything has its final index; the pure codecs encode the
@@ -24,6 +30,7 @@ from ..structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
+from .export.node_index import NodeIndex
 from .joint_bridge import body_of, on_bone_node
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
@@ -48,12 +55,12 @@ EXTRAS_KEY = "gltf_physics"
 class _Record:
     """One exported object: its node, the node carrying its shape, and its physics."""
 
-    obj_name: str
+    obj: Any
     node: Any
     shape_node: Any
     body: NodePhysics
     shape_part: NodePhysics | None
-    trigger_members: tuple[str, ...] = ()
+    trigger_members: tuple[Any, ...] = ()
 
 
 def _has_physics(props: Any) -> bool:
@@ -78,16 +85,20 @@ class PhysicsExportExtension(JointExport):
     """Writes gltf_physics object settings as OMI or KHR physics extensions."""
 
     def __init__(self) -> None:
+        # The export's own settings: read once, from the scene the export was started in,
+        # and applied to every scene it writes.
         settings = bpy.context.scene.gltf_physics
         self.format = settings.export_format
         self.geometry_form = "node" if settings.khr_geometry == "NODE" else "mesh"
         self.legacy_round = settings.omi_round_layout == "GODOT4"
-        self.layer_names = [layer.name for layer in settings.layers]
+        # Collision layers belong to each scene: set when that scene's tree is gathered.
+        self.layer_names: tuple[str, ...] = self._layers_of(bpy.context.scene)
         self.records: list[_Record] = []
-        self.shape_node_of: dict[str, Any] = {}
-        self.built_meshes: dict[tuple[str, str], Any] = {}
+        self.shape_node_of: dict[int, Any] = {}  # id(object's node) → node with its shape
+        self.built_meshes: dict[tuple[int, int], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
-        self.node_of: dict[str, Any] = {}
+        self.index = NodeIndex()
+        self.scene_nodes: list[tuple[Any, bpy.types.Object]] = []  # gathered, not indexed
         # objects kept, not names: bpy.data.objects[name] scans the whole collection
         self.joint_objects: list[tuple[bpy.types.Object, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
@@ -99,7 +110,12 @@ class PhysicsExportExtension(JointExport):
         self.report = Report()
         self.body_mass: BodyMass | None = None
         #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
-        self.on_bones: set[str] = set()
+        self.on_bones: set[bpy.types.Object] = set()
+
+    @staticmethod
+    def _layers_of(scene: Any) -> tuple[str, ...]:
+        settings = getattr(scene, "gltf_physics", None)
+        return () if settings is None else tuple(layer.name for layer in settings.layers)
 
     # -- tree and node hooks ------------------------------------------------------------
 
@@ -107,6 +123,11 @@ class PhysicsExportExtension(JointExport):
         """Leave out collision-only proxy objects that carry no physics of their own."""
         if self.format == "NONE":
             return
+        # The exporter makes the scene it gathers the context's scene (VExportTree.construct).
+        layers = self._layers_of(bpy.context.scene)
+        if layers != self.layer_names:
+            self.layer_names = layers
+            self.filter_names = {}
         yup = export_settings["gltf_yup"]
         for vnode in vtree.nodes.values():
             obj = getattr(vnode, "blender_object", None)
@@ -119,7 +140,7 @@ class PhysicsExportExtension(JointExport):
                 # Its physics is written on the bone's node (gather_joint_hook); its own
                 # node would be an empty sibling of the bone's children.
                 vnode.keep_tag = False
-                self.on_bones.add(obj.name)
+                self.on_bones.add(obj)
 
     def gather_node_mesh_hook(
         self, hook_obj: Any, blender_object: Any, export_settings: dict
@@ -145,12 +166,11 @@ class PhysicsExportExtension(JointExport):
             return
         armature = blender_bone.id_data
         for obj in armature.children:
-            if obj.name in self.on_bones and obj.parent_bone == blender_bone.name:
+            if obj in self.on_bones and obj.parent_bone == blender_bone.name:
                 self._gather(node, obj, export_settings)
 
     def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
-        name = blender_object.name
-        self.node_of[name] = node
+        self.scene_nodes.append((node, blender_object))
         props = snapshot(blender_object)
         if props.joint_type != "NONE":
             self.joint_objects.append((blender_object, node))
@@ -165,10 +185,13 @@ class PhysicsExportExtension(JointExport):
             self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
 
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
-        """Strip leaked scene settings from extras (4.2/4.5)."""
+        """Strip leaked scene settings from extras (4.2/4.5); place the scene's nodes."""
         if isinstance(scene.extras, dict) and EXTRAS_KEY in scene.extras:
             scene.extras.pop(EXTRAS_KEY)
             scene.extras = scene.extras or None
+        if self.scene_nodes:
+            self.index.add_scene(export_settings.get("vtree"), self.scene_nodes)
+            self.scene_nodes = []
 
     def _record(self, node: Any, obj: bpy.types.Object, props: Any, export_settings: dict) -> None:
         yup = export_settings["gltf_yup"]
@@ -203,16 +226,16 @@ class PhysicsExportExtension(JointExport):
             shape_part = None
         else:
             body = self._merged(motion, None)
-        members: tuple[str, ...] = ()
+        members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = tuple(
-                child.name for child in obj.children_recursive
+                child for child in obj.children_recursive
                 if child.gltf_physics.shape_type != "NONE"
                 and child.gltf_physics.shape_role == "TRIGGER"
                 and child.gltf_physics.join_compound_trigger
             )
-        self.shape_node_of[obj.name] = shape_node
-        self.records.append(_Record(obj.name, node, shape_node, body, shape_part, members))
+        self.shape_node_of[id(node)] = shape_node
+        self.records.append(_Record(obj, node, shape_node, body, shape_part, members))
 
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.
@@ -237,7 +260,8 @@ class PhysicsExportExtension(JointExport):
         return self._share(key, lambda: resolved)
 
     def _shape_part(self, props: Any, shape: Any) -> NodePhysics:
-        key = ("shape-part", shape, SHAPE_PART_KEY(props))
+        layers = self.layer_names if props.use_filter else None
+        key = ("shape-part", shape, SHAPE_PART_KEY(props), layers)
 
         def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)
@@ -261,7 +285,7 @@ class PhysicsExportExtension(JointExport):
         source = obj if props.mesh_source == "SELF" else props.mesh_object
         if source is None or source.type != "MESH":
             return None
-        key = (source.name, obj.name)
+        key = (source.as_pointer(), obj.as_pointer())
         if key not in self.built_meshes:
             to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
             depsgraph = bpy.context.evaluated_depsgraph_get()
@@ -277,6 +301,9 @@ class PhysicsExportExtension(JointExport):
     ) -> None:
         """Add joint frame nodes; park the collision meshes (and orphan mesh nodes) where the
         traversal writes them."""
+        if self.scene_nodes:  # a scene the exporter gathered without its scene hook
+            self.index.add_scene(export_settings.get("vtree"), self.scene_nodes)
+            self.scene_nodes = []
         for obj, node in self.joint_objects:
             try:
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])
@@ -329,9 +356,11 @@ class PhysicsExportExtension(JointExport):
         for record in self.records:
             body = record.body
             if record.trigger_members:
+                found = (self.index.node_of(member, record.node)
+                         for member in record.trigger_members)
                 members = tuple(
-                    self.shape_node_of[name] for name in record.trigger_members
-                    if name in self.shape_node_of
+                    self.shape_node_of[id(node)] for node in found
+                    if node is not None and id(node) in self.shape_node_of
                 )
                 body = NodePhysics(body.motion, body.collider, Trigger(nodes=members))
             scene.nodes[record.node] = body
@@ -366,7 +395,7 @@ class PhysicsExportExtension(JointExport):
         vehicles = VehicleScene()
         for obj, node in self.vehicle_objects:
             vehicles.nodes[node] = vehicle_node_of(
-                obj, self.yup, lambda seat: self.node_of.get(seat.name)
+                obj, self.yup, lambda seat, near=node: self.index.node_of(seat, near)
             )
         return vehicles
 

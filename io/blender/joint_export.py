@@ -22,8 +22,12 @@ def near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> boo
 
 
 class JointExport:
-    """The joint part of the export extension (uses its `node_of`, `on_bones`, `joints`,
-    `format` and `report`)."""
+    """The joint part of the export extension (uses its `index`, `on_bones`, `joints`,
+    `format` and `report`).
+
+    A joint is resolved per exported node of its object: its bodies and connected frame are
+    the nodes of the same scene and instance (`NodeIndex.node_of`), and the connected frame
+    is placed from that instance's world matrices."""
 
     def _resolve_joint(self, obj: bpy.types.Object, node: Any, yup: bool) -> None:
         """Check a joint's two sides and record it on its frame node (reported when skipped)."""
@@ -31,14 +35,14 @@ class JointExport:
         body_a = body_of(obj)
         attachment = props.joint_attachment
         body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
-        problem = self._joint_problem(obj, body_a, body_b)
+        problem = self._joint_problem(obj, node, body_a, body_b)
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
             return
         if attachment is not None:
-            connected = self.node_of[attachment.name]
+            connected = self.index.node_of(attachment, node)
         else:
-            connected = self._attachment_node(obj, body_b, yup)
+            connected = self._attachment_node(obj, node, body_b, yup)
         settings = settings_to_gltf(settings_of(props), yup)
         if not settings.limits and not settings.drives:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
@@ -47,7 +51,7 @@ class JointExport:
         if body_a is not None and not self._exported_under(obj, body_a):
             # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
             # belongs to the body above its node, so it goes on a node under body A
-            frame = self._attachment_node(obj, body_a, yup, "joint")
+            frame = self._attachment_node(obj, node, body_a, yup, "joint")
         elif joint_needs_own_node(self.format, not has_body_or_shape(props)):
             frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
             node.children.append(frame)  # OMI wants the joint on a node of its own
@@ -55,18 +59,18 @@ class JointExport:
         self.joints.append((frame, joint))
 
     def _joint_problem(
-        self, obj: bpy.types.Object, body_a: Any, body_b: Any
+        self, obj: bpy.types.Object, node: Any, body_a: Any, body_b: Any
     ) -> str | None:
         props = obj.gltf_physics
         attachment = props.joint_attachment
-        if attachment is not None and attachment.name not in self.node_of:
+        if attachment is not None and self.index.node_of(attachment, node) is None:
             return f"its connected frame {attachment.name} is not exported"
         if attachment is None and body_b is None:
             return "no connected body is set"
         if body_b is not None and body_b.gltf_physics.motion_type == "NONE":
             return f"the connected object {body_b.name} is not a body"
         for side in (body_a, body_b):
-            if side is not None and side.name not in self.node_of:
+            if side is not None and self.index.node_of(side, node) is None:
                 return f"the body {side.name} is not exported"
         if body_a is not None and body_a == body_b:
             return f"both sides are the same body {body_a.name}"
@@ -83,7 +87,7 @@ class JointExport:
         while obj is not None:
             if obj == body:
                 return True
-            if obj.parent_type == "BONE" and obj.parent is not None and body.name in \
+            if obj.parent_type == "BONE" and obj.parent is not None and body in \
                     self.on_bones and body.parent == obj.parent:
                 bone = obj.parent.data.bones.get(obj.parent_bone)
                 while bone is not None:
@@ -94,17 +98,21 @@ class JointExport:
         return False
 
     def _attachment_node(
-        self, obj: bpy.types.Object, body: bpy.types.Object, yup: bool, suffix: str = "connected"
+        self, obj: bpy.types.Object, node: Any, body: bpy.types.Object, yup: bool,
+        suffix: str = "connected",
     ) -> Any:
-        """A node under `body` at the joint's current world frame."""
-        local = body.matrix_world.inverted_safe() @ obj.matrix_world
+        """A node under `body`'s node (the one of `node`'s instance) at the joint's world
+        frame in that instance."""
+        body_node = self.index.node_of(body, node)
+        local = self.index.world_of(body_node, body).inverted_safe() \
+            @ self.index.world_of(node, obj)
         location, rotation, _scale = local.decompose()
         translation = axes.vector_to_gltf(tuple(location), yup)
         quaternion = axes.quat_to_gltf(tuple(rotation), yup)
-        node = gltf_compat.new_child_node(
+        frame = gltf_compat.new_child_node(
             f"{obj.name}.{suffix}",
             None if near_identity(translation, (0.0, 0.0, 0.0)) else translation,
             None if near_identity(quaternion, (0.0, 0.0, 0.0, 1.0)) else quaternion,
         )
-        self.node_of[body.name].children.append(node)
-        return node
+        body_node.children.append(frame)
+        return frame

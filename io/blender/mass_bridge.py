@@ -34,7 +34,7 @@ class BodyMass:
         self.report = report
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
-        self._children: dict[str, list[bpy.types.Object]] | None = None
+        self._children: dict[int, list[bpy.types.Object]] | None = None
         self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
@@ -108,8 +108,8 @@ class BodyMass:
             self._children = {}
             for child in bpy.data.objects:
                 if child.parent is not None:
-                    self._children.setdefault(child.parent.name, []).append(child)
-        return self._children.get(obj.name, [])
+                    self._children.setdefault(child.parent.as_pointer(), []).append(child)
+        return self._children.get(obj.as_pointer(), [])
 
     def _colliders_of(self, body: bpy.types.Object) -> Iterator[bpy.types.Object]:
         """The body and its descendants up to other bodies that carry a collider shape."""

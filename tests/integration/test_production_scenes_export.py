@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Production scenes, export side (issue 23 items 1 and 2): every exported node is its own
+identity — collection instances (nested too), duplis of an instancing parent and several
+scenes — in KHR and OMI. The scenes are built here; the checks read the written files."""
+
+from pathlib import Path
+
+import bpy
+import pytest
+from mathutils import Matrix, Quaternion, Vector
+
+from tests.integration import scene_helpers as h
+
+KHR = "KHR_physics_rigid_bodies"
+FORMATS = ["KHR", "OMI"]
+
+
+# -- reading the written file -----------------------------------------------------------------
+
+
+def parents_of(gltf: dict) -> dict[int, int]:
+    return {c: i for i, n in enumerate(gltf["nodes"]) for c in n.get("children", [])}
+
+
+def world(gltf: dict, index: int) -> Matrix:
+    """A node's world matrix (glTF space) from the file's TRS values."""
+    parents = parents_of(gltf)
+    matrix = Matrix.Identity(4)
+    while index is not None:
+        node = gltf["nodes"][index]
+        x, y, z, w = node.get("rotation", [0, 0, 0, 1])
+        local = Matrix.LocRotScale(Vector(node.get("translation", [0, 0, 0])),
+                                   Quaternion((w, x, y, z)), Vector(node.get("scale", [1, 1, 1])))
+        matrix = local @ matrix
+        index = parents.get(index)
+    return matrix
+
+
+def ancestors(gltf: dict, index: int) -> list[int]:
+    parents = parents_of(gltf)
+    chain = []
+    while index in parents:
+        index = parents[index]
+        chain.append(index)
+    return chain
+
+
+def indices(gltf: dict, name: str) -> list[int]:
+    return [i for i, n in enumerate(gltf["nodes"]) if n.get("name") == name]
+
+
+def instance_root(gltf: dict, index: int, instancers: list[int]) -> int | None:
+    """The nearest instancer node above `index` (None: not inside one of `instancers`)."""
+    return next((a for a in ancestors(gltf, index) if a in instancers), None)
+
+
+def joint_of(gltf: dict, fmt: str, index: int) -> dict | None:
+    ext = gltf["nodes"][index].get("extensions", {})
+    return ext.get("OMI_physics_joint") if fmt == "OMI" else ext.get(KHR, {}).get("joint")
+
+
+def body_of(gltf: dict, fmt: str, index: int) -> dict:
+    ext = gltf["nodes"][index].get("extensions", {})
+    return ext.get("OMI_physics_body" if fmt == "OMI" else KHR, {})
+
+
+def joint_sites(gltf: dict, fmt: str, name: str) -> list[tuple[int, dict]]:
+    """(frame node, joint payload) of every exported node named `name` (the joint may sit on
+    the node itself or on a child made for it)."""
+    found = []
+    for index in indices(gltf, name):
+        for candidate in [index, *gltf["nodes"][index].get("children", [])]:
+            payload = joint_of(gltf, fmt, candidate)
+            if payload is not None:
+                found.append((candidate, payload))
+    return found
+
+
+def export_checked(path: Path, fmt: str, **options) -> dict:
+    gltf = h.export(path, fmt, **options)
+    h.assert_valid(path)
+    return gltf
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+def into_collection(objects, collection) -> None:
+    for obj in objects:
+        for users in list(obj.users_collection):
+            users.objects.unlink(obj)
+        collection.objects.link(obj)
+
+
+def instancer(name: str, collection, location, rotation_z: float = 0.0, parent=None):
+    obj = bpy.data.objects.new(name, None)
+    obj.instance_type = "COLLECTION"
+    obj.instance_collection = collection
+    obj.location = location
+    obj.rotation_euler.z = rotation_z
+    (bpy.context.scene.collection if parent is None else parent).objects.link(obj)
+    return obj
+
+
+def door_kit(connected_outside=None):
+    """A kit collection (not in the scene): static frame, dynamic door, hinge on the door."""
+    kit = bpy.data.collections.new("DoorKit")
+    frame = h.set_physics(h.mesh_object("DoorFrame", "cube", (0, 0, 1)),
+                          motion_type="STATIC", shape_type="BOX")
+    frame.scale = (0.1, 0.1, 1)
+    door = h.set_physics(h.mesh_object("Door", "cube", (0.6, 0, 1)),
+                         motion_type="DYNAMIC", shape_type="BOX", mass=10)
+    door.scale = (0.5, 0.05, 0.9)
+    bpy.context.view_layer.update()
+    hinge = h.empty_object("DoorHinge", (0.1, 0, 1), parent=door)
+    hinge.matrix_parent_inverse = door.matrix_world.inverted()
+    h.set_physics(hinge, joint_type="HINGE", joint_axis="Z", joint_use_limit=True,
+                  joint_angle_min=-1.5, joint_angle_max=0.0,
+                  joint_connected_body=connected_outside or frame)
+    into_collection([frame, door, hinge], kit)
+    return kit
+
+
+def check_joints_in_instances(gltf: dict, fmt: str, instancers: list[int], outside=None):
+    """Each instance's hinge connects to its own frame (or to `outside`), at its own pose."""
+    sites = joint_sites(gltf, fmt, "DoorHinge")
+    assert len(sites) == len(instancers)
+    seen_roots = set()
+    for frame, payload in sites:
+        root = instance_root(gltf, frame, instancers)
+        assert root is not None
+        seen_roots.add(root)
+        connected = payload["connectedNode"]
+        body = parents_of(gltf)[connected]
+        if outside is None:
+            assert gltf["nodes"][body]["name"] == "DoorFrame"
+            assert instance_root(gltf, body, instancers) == root, "frame of another instance"
+        else:
+            assert body == outside
+        a, b = world(gltf, frame), world(gltf, connected)
+        assert (a.translation - b.translation).length < 1e-4, (a.translation, b.translation)
+        assert a.to_quaternion().rotation_difference(b.to_quaternion()).angle < 1e-4
+    assert seen_roots == set(instancers)
+
+
+# -- 1. instances -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_door_kit_instances_joint_their_own_frame(clean_scene, tmp_path, fmt):
+    kit = door_kit()
+    for i, x in enumerate((0, 10, 20)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.3 * i)
+    gltf = export_checked(tmp_path / "doors.gltf", fmt)
+    roots = [indices(gltf, f"Door.{i}")[0] for i in range(3)]
+    check_joints_in_instances(gltf, fmt, roots)
+    # every instance has its own bodies
+    doors = indices(gltf, "Door")
+    assert len(doors) == 3
+    assert all(body_of(gltf, fmt, d) for d in doors)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_joint_partner_outside_the_kit_is_the_one_outside_object(clean_scene, tmp_path, fmt):
+    wall = h.set_physics(h.mesh_object("Wall", "cube", (5, 5, 1)),
+                         motion_type="STATIC", shape_type="BOX")
+    kit = door_kit(connected_outside=wall)
+    for i, x in enumerate((0, 10)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.5 * i)
+    gltf = export_checked(tmp_path / "doors.gltf", fmt)
+    roots = [indices(gltf, f"Door.{i}")[0] for i in range(2)]
+    check_joints_in_instances(gltf, fmt, roots, outside=indices(gltf, "Wall")[0])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_nested_instances(clean_scene, tmp_path, fmt):
+    kit = door_kit()
+    row = bpy.data.collections.new("DoorRow")
+    instancer("RowDoor.a", kit, (0, 0, 0), parent=row)
+    instancer("RowDoor.b", kit, (0, 4, 0), rotation_z=1.0, parent=row)
+    instancer("Row.0", row, (0, 0, 0))
+    instancer("Row.1", row, (30, 0, 0), rotation_z=-0.7)
+    gltf = export_checked(tmp_path / "rows.gltf", fmt)
+    inner = indices(gltf, "RowDoor.a") + indices(gltf, "RowDoor.b")
+    assert len(inner) == 4
+    check_joints_in_instances(gltf, fmt, inner)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_kit_objects_also_in_the_scene_keep_their_own_joint(clean_scene, tmp_path, fmt):
+    """The kit's collection is in the scene too: the originals form one more place."""
+    kit = door_kit()
+    bpy.context.scene.collection.children.link(kit)
+    instancer("Door.0", kit, (10, 0, 0))
+    gltf = export_checked(tmp_path / "doors.gltf", fmt)
+    sites = joint_sites(gltf, fmt, "DoorHinge")
+    assert len(sites) == 2
+    root = indices(gltf, "Door.0")[0]
+    for frame, payload in sites:
+        body = parents_of(gltf)[payload["connectedNode"]]
+        assert instance_root(gltf, body, [root]) == instance_root(gltf, frame, [root])
+        assert (world(gltf, frame).translation
+                - world(gltf, payload["connectedNode"]).translation).length < 1e-4
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_vehicle_kit_instances_have_their_own_seat_and_wheels(clean_scene, tmp_path, fmt):
+    objs = h.build_car()
+    kit = bpy.data.collections.new("CarKit")
+    into_collection(objs.values(), kit)
+    for i in range(2):
+        instancer(f"Car.{i}", kit, (i * 10, 0, 0))
+    gltf = export_checked(tmp_path / "cars.gltf", fmt)
+    roots = [indices(gltf, f"Car.{i}")[0] for i in range(2)]
+    cars = indices(gltf, "Car")
+    assert len(cars) == 2
+    for car in cars:
+        body = gltf["nodes"][car]["extensions"]["OMI_vehicle_body"]
+        seat = body["pilotSeat"]
+        assert gltf["nodes"][seat]["name"] == "DriverSeat"
+        assert instance_root(gltf, seat, roots) == instance_root(gltf, car, roots)
+        wheels = [c for c in gltf["nodes"][car]["children"]
+                  if "OMI_vehicle_wheel" in gltf["nodes"][c].get("extensions", {})]
+        assert len(wheels) == 4
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_compound_trigger_instances_list_their_own_members(clean_scene, tmp_path, fmt):
+    kit = bpy.data.collections.new("GateKit")
+    gate = h.set_physics(h.empty_object("Gate"), is_compound_trigger=True)
+    posts = []
+    for i, x in enumerate((-1, 1)):
+        post = h.empty_object(f"GatePost{i}", (x, 0, 1), parent=gate)
+        posts.append(h.set_physics(
+            post, shape_type="CYLINDER", shape_role="TRIGGER", size_mode="CUSTOM", height=2,
+            radius_top=0.2, radius_bottom=0.2))
+    into_collection([gate, *posts], kit)
+    for i in range(3):
+        instancer(f"Gate.{i}", kit, (0, i * 5, 0))
+    gltf = export_checked(tmp_path / "gates.gltf", fmt)
+    roots = [indices(gltf, f"Gate.{i}")[0] for i in range(3)]
+    gates = indices(gltf, "Gate")
+    assert len(gates) == 3
+    for gate_index in gates:
+        trigger = body_of(gltf, fmt, gate_index)["trigger"]
+        members = trigger["nodes"]
+        assert len(members) == 2
+        root = instance_root(gltf, gate_index, roots)
+        assert all(instance_root(gltf, m, roots) == root for m in members)
+        assert all(gate_index in ancestors(gltf, m) for m in members)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_duplis_of_an_instancing_parent_each_get_a_body(clean_scene, tmp_path, fmt):
+    import bmesh
+
+    mesh = bpy.data.meshes.new("Spots")
+    bm = bmesh.new()
+    for x in (0.0, 3.0, 6.0):
+        bm.verts.new((x, 0.0, 0.0))
+    bm.to_mesh(mesh)
+    bm.free()
+    spots = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(spots)
+    spots.instance_type = "VERTS"
+    crate = h.set_physics(h.mesh_object("Crate", "cube"), motion_type="DYNAMIC",
+                          shape_type="BOX", mass=3)
+    crate.parent = spots
+    gltf = export_checked(tmp_path / "duplis.gltf", fmt)
+    crates = indices(gltf, "Crate")
+    assert len(crates) == 3
+    assert all(body_of(gltf, fmt, c).get("collider") is not None or
+               body_of(gltf, fmt, c).get("shape") is not None for c in crates)
+    xs = sorted(round(world(gltf, c).translation.x, 4) for c in crates)
+    assert xs == [0.0, 3.0, 6.0]
+
+
+def test_instance_export_cost_is_linear(clean_scene, tmp_path):
+    """The node index is built by dictionaries: twice the instances, about twice the nodes
+    visited (counted, not timed)."""
+    import importlib
+
+    from tests.integration.conftest import MODULE
+
+    node_index = importlib.import_module(f"{MODULE}.io.blender.export.node_index")
+    calls = {"n": 0}
+    original = node_index.NodeIndex._scope_of
+
+    def counted(self, *args):
+        calls["n"] += 1
+        return original(self, *args)
+
+    kit = door_kit()
+    counts = []
+    node_index.NodeIndex._scope_of = counted
+    try:
+        for total in (10, 20):
+            for i in range(len([o for o in bpy.data.objects if o.name.startswith("Door.")]),
+                           total):
+                instancer(f"Door.{i}", kit, (i * 3, 0, 0))
+            calls["n"] = 0
+            h.export(tmp_path / f"n{total}.glb", "KHR")
+            counts.append(calls["n"])
+    finally:
+        node_index.NodeIndex._scope_of = original
+    assert counts[1] <= 2 * counts[0] + 2
+
+
+# -- 2. several scenes ------------------------------------------------------------------------
+
+
+def layered_scene(scene, layers: list[str], name: str, x: float):
+    settings = scene.gltf_physics
+    settings.layers.clear()
+    for layer in layers:
+        settings.layers.add().name = layer
+    window = bpy.context.window
+    previous = window.scene
+    window.scene = scene
+    try:
+        box = h.set_physics(h.mesh_object(name, "cube", (x, 0, 0)), motion_type="STATIC",
+                            shape_type="BOX", use_filter=True, filter_mode="ONLY",
+                            filter_layers=[False, True] + [False] * 30,
+                            filter_targets=[True, False] + [False] * 30)
+    finally:
+        window.scene = previous
+    return box
+
+
+def filter_of_node(gltf: dict, fmt: str, name: str) -> dict:
+    body = body_of(gltf, fmt, indices(gltf, name)[0])
+    part = body.get("collider") or {}
+    root = gltf["extensions"]["OMI_physics_body" if fmt == "OMI" else KHR]
+    return root["collisionFilters"][part["collisionFilter"]]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("active", ["A", "B"])
+def test_each_scene_writes_its_own_layers(clean_scene, tmp_path, fmt, active):
+    scene_a = bpy.context.scene
+    scene_a.name = "A"
+    scene_b = bpy.data.scenes.new("B")
+    layered_scene(scene_a, ["Player", "Enemy"], "Hero", 0)
+    layered_scene(scene_b, ["Water", "Lava"], "Pool", 5)
+    bpy.context.window.scene = scene_a if active == "A" else scene_b
+    # the export's own settings come from the scene it is started in, for every scene
+    other = scene_b if active == "A" else scene_a
+    other.gltf_physics.export_format = "OMI" if fmt == "KHR" else "KHR"
+    path = tmp_path / "two.gltf"
+    gltf = export_checked(path, fmt, use_active_scene=False)
+    assert len(gltf["scenes"]) == 2
+    assert filter_of_node(gltf, fmt, "Hero") == {"collisionSystems": ["Enemy"],
+                                                  "collideWithSystems": ["Player"]}
+    assert filter_of_node(gltf, fmt, "Pool") == {"collisionSystems": ["Lava"],
+                                                  "collideWithSystems": ["Water"]}
+    other_family = "OMI_physics_body" if fmt == "KHR" else KHR
+    assert other_family not in gltf.get("extensionsUsed", [])
+    assert bpy.context.window.scene == (scene_a if active == "A" else scene_b)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_object_in_two_scenes_is_two_nodes_with_their_scenes_layers(clean_scene, tmp_path,
+                                                                    fmt):
+    scene_a = bpy.context.scene
+    scene_b = bpy.data.scenes.new("B")
+    box = layered_scene(scene_a, ["Player", "Enemy"], "Shared", 0)
+    scene_b.gltf_physics.layers.add().name = "Water"
+    scene_b.gltf_physics.layers.add().name = "Lava"
+    scene_b.collection.objects.link(box)
+    gltf = export_checked(tmp_path / "shared.gltf", fmt, use_active_scene=False)
+    nodes = indices(gltf, "Shared")
+    assert len(nodes) == 2
+    root = gltf["extensions"]["OMI_physics_body" if fmt == "OMI" else KHR]
+    found = sorted(tuple(root["collisionFilters"][body_of(gltf, fmt, n)["collider"]
+                                                  ["collisionFilter"]]["collisionSystems"])
+                   for n in nodes)
+    assert found == [("Enemy",), ("Lava",)]
