@@ -28,13 +28,15 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = set(context.selected_objects) | {context.object}
-        fitted, skipped = 0, []
+        fitted, kept, unfitted = 0, [], []
         depsgraph = context.evaluated_depsgraph_get()
         for obj in targets:
             props = obj.gltf_physics
+            if props.shape_type not in ANALYTIC:
+                continue  # a wheel, joint, seat, hull...: nothing to fit
             bounds = local_bounds(obj)
-            if props.shape_type not in ANALYTIC or bounds is None:
-                skipped.append(obj.name)
+            if bounds is None:  # an Empty: its custom dimensions need no mesh
+                (kept if props.size_mode == "CUSTOM" else unfitted).append(obj.name)
                 continue
             oriented = self.oriented and principal_fit(
                 obj, props.shape_type, evaluated_vertices(obj, depsgraph))
@@ -44,9 +46,13 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
                 apply_fit(props, fit_shape(props.shape_type, bounds))
             props.size_mode = "CUSTOM"
             fitted += 1
-        if skipped:
-            self.report({"WARNING"}, f"No mesh bounds or analytic shape: {', '.join(sorted(skipped))}")
-        self.report({"INFO"}, f"Fitted {fitted} shape(s)")
+        if unfitted:
+            self.report({"WARNING"}, f"No mesh to fit, set Custom dimensions: {', '.join(sorted(unfitted))}")
+        if fitted:
+            note = f"; custom dimensions kept (no mesh): {', '.join(sorted(kept))}" if kept else ""
+            self.report({"INFO"}, f"Fitted {fitted} shape(s){note}")
+        elif kept:
+            self.report({"WARNING"}, f"No mesh to fit; custom dimensions kept: {', '.join(sorted(kept))}")
         return {"FINISHED"} if fitted else {"CANCELLED"}
 
 
