@@ -241,10 +241,10 @@ class PhysicsImportExtension:
                     obj.gltf_physics.join_compound_trigger = descendant in trigger.nodes
 
     def _log(self, gltf: Any) -> None:
+        """Each listed issue once, in the glTF add-on's log (notes at its info level)."""
         for issue in self.report.listed():
-            LOG.warning("gltf_physics: %s", issue)
-            if issue.severity != "info":
-                gltf.log.warning(f"gltf_physics: {issue} [{issue.code}]")
+            say = gltf.log.info if issue.severity == "info" else gltf.log.warning
+            say(f"gltf_physics: {issue} [{issue.code}]")
         summary = self.report.summary()
         if summary:
             gltf.log.warning(f"gltf_physics: {summary}", popup=True)
