@@ -3,8 +3,9 @@
 
 The work is a callable taking an `update(stage, fraction)` function; it calls it now and then
 to publish its progress, and `update` raises `JobCancelledError` once `cancel()` was asked for, so
-the work stops at its next update. Code that cannot be interrupted (a C++ call) runs to its
-end; its result is then dropped. No bpy: Blender data must not be touched off the main thread.
+the work stops at its next update (work waiting on a child process calls it every few
+milliseconds and kills the child). Work cancelled before its thread got to it never starts.
+No bpy: Blender data must not be touched off the main thread.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class BackgroundJob:
 
     def _run(self) -> None:
         try:
+            if self._cancel.is_set():  # cancelled before it started: never starts
+                raise JobCancelledError
             self._value = self._work(self.update)
         except BaseException as exc:  # handed to the main thread by result()
             self._error = exc

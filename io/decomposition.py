@@ -1,23 +1,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Convex decomposition: a concave mesh becomes a compound of convex parts. Pure numpy.
 
-The parts come from CoACD (approximate convex decomposition, PyPI `coacd`, MIT), each then
-simplified to at most the engines' hull point limit by `hull.simplify_hull`. CoACD is a
-compiled wheel shipped for some platforms only: it is imported when first needed, never when
-this module is, and `missing_reason` tells why it cannot be used.
+The parts come from CoACD (approximate convex decomposition, PyPI `coacd`, MIT), run in a
+child process (`coacd_child`), each then simplified to at most the engines' hull point limit
+by `hull.simplify_hull`. CoACD is a compiled wheel shipped for some platforms only: it is
+imported when first needed, never when this module is, and `missing_reason` tells why it
+cannot be used.
 """
 
 from __future__ import annotations
 
 import functools
 import platform
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import coacd_child
 from .hull import ENGINE_MAX_POINTS, simplify_hull
 
 #: Blender platforms whose extension zip carries a CoACD wheel (see blender_manifest.toml).
@@ -26,7 +27,8 @@ PLATFORMS_WITH_WHEEL = ("linux-x64", "linux-arm64", "windows-x64", "macos-arm64"
 LARGE_TRIANGLES = 60_000
 PREPROCESS_MODES = ("auto", "on", "off")
 FLAT = 1e-6  # thinnest extent, relative to the largest, of a mesh with volume
-_COACD_LOCK = threading.Lock()  # one CoACD run at a time (a cancelled one may still run)
+#: What one CoACD child may use (time, memory); past it the child is stopped.
+BUDGET = coacd_child.Budget()
 
 
 class DecompositionError(Exception):
@@ -189,7 +191,7 @@ def decompose(
     points, tris = points[used], tris.reshape(-1, 3).astype(np.int32)
     started = time.perf_counter()
     update("CoACD", 0.0)
-    raw = run_coacd(points, tris, settings)
+    raw = run_coacd(points, tris, settings, lambda: update("CoACD", 0.0))
     parts, volumes, error = [], [], 0.0
     for index, part in enumerate(raw):
         update("simplifying parts", index / len(raw))
@@ -205,26 +207,21 @@ def decompose(
     return Decomposition(tuple(parts), tuple(volumes), error, time.perf_counter() - started)
 
 
-def run_coacd(points: np.ndarray, triangles: np.ndarray, settings: Settings) -> list[np.ndarray]:
-    """CoACD's parts (vertex arrays) of the mesh; one run at a time."""
-    coacd = _import_coacd()
-    mesh = coacd.Mesh(points, triangles)
-    with _COACD_LOCK:
-        try:
-            coacd.set_log_level("error")
-            raw = coacd.run_coacd(mesh, **settings.coacd_arguments())
-        except Exception as exc:  # any failure inside the library is the user's message
-            raise DecompositionError(f"CoACD failed: {exc}") from exc
-    return [np.asarray(vertices, dtype=np.float64) for vertices, _faces in raw if len(vertices)]
-
-
-def _import_coacd():
+def run_coacd(points: np.ndarray, triangles: np.ndarray, settings: Settings,
+              poll: Callable[[], None] = lambda: None) -> list[np.ndarray]:
+    """CoACD's parts (vertex arrays) of the mesh, from a child process within `BUDGET`
+    (`coacd_child`); `poll()` is called while it runs and may raise to kill it."""
     reason = missing_reason()
     if reason:
         raise DecompositionError(reason)
-    import coacd
-
-    return coacd
+    try:
+        raw = coacd_child.run_coacd(points, triangles, settings.coacd_arguments(), poll,
+                                    BUDGET)
+    except coacd_child.ChildError as exc:
+        raise DecompositionError(str(exc)) from exc
+    except OSError as exc:  # the child could not be started or its files written
+        raise DecompositionError(f"CoACD could not be started: {exc}") from exc
+    return [part for part in raw if len(part)]
 
 
 @functools.cache

@@ -2,10 +2,11 @@
 """Convex decomposition of Blender objects into a compound of collision-only hull children.
 
 Each object's evaluated mesh (modifiers applied, world scale applied so concavity is measured
-at the size the engine sees) is read on the main thread, decomposed on a worker thread
-(`io.decomposition` through `io.background_job`), and the parts become children of the
-object, in its local space: collision-only mesh objects with a Convex Hull shape, tagged so
-a later run replaces them. The object keeps its visible mesh and loses its own shape; a
+at the size the engine sees) is read on the main thread, decomposed by CoACD in a child
+process watched from a worker thread (`io.decomposition`, `io.coacd_child`,
+`io.background_job`: a crash there leaves Blender running), and the parts become children
+of the object, in its local space: collision-only mesh objects with a Convex Hull shape,
+tagged so a later run replaces them. The object keeps its visible mesh and loses its own shape; a
 trigger becomes a compound trigger of trigger parts.
 """
 
@@ -44,6 +45,7 @@ SHARED_FIELDS = frozenset({
     "restitution_combine", "use_filter", "filter_layers", "filter_mode", "filter_targets",
 })
 MIN_SCALE = 1e-9
+CANCEL_SECONDS = 2.0  # most a cancel waits for the CoACD child to be gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +250,11 @@ class DecompositionRun:
             self.job.wait()
 
     def cancel(self) -> None:
-        """Stop: the running object's work is abandoned (a CoACD call in progress finishes
-        in the background and is dropped); nothing is applied."""
+        """Stop: the running object's CoACD child is killed, queued objects never start;
+        nothing is applied."""
         if self.job is not None:
             self.job.cancel()
+            self.job.wait(CANCEL_SECONDS)  # the worker kills the child at its next poll
         self.job = None
         self.index = len(self.sources)
         self.results.clear()

@@ -5,6 +5,7 @@ steps and cancel, and the greyed-out operator where CoACD is missing."""
 import importlib
 import sys
 import time
+import types
 
 import bpy
 import numpy as np
@@ -160,14 +161,9 @@ def test_bad_input_gives_a_message_and_leaves_the_object_as_it_was(clean_scene, 
     bpy.context.view_layer.update()
     with pytest.raises(RuntimeError, match="Squashed has zero scale"):
         decompose(flat)
-    coacd = sys.modules["coacd"]
-
-    def broken(*_args, **_kwargs):
-        raise RuntimeError("out of memory")
-
-    monkeypatch.setattr(coacd, "run_coacd", broken)
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "raise")  # CoACD raises in the child
     good = torus_object("Good", motion_type="DYNAMIC", shape_type="TRIMESH")
-    with pytest.raises(RuntimeError, match="Good CoACD failed: out of memory"):
+    with pytest.raises(RuntimeError, match="Good CoACD failed: test failure"):
         decompose(good)
     assert _unchanged(good)
     monkeypatch.undo()
@@ -205,6 +201,89 @@ def test_the_modal_run_steps_off_the_main_thread_and_cancel_changes_nothing(
     made = run.apply()
     assert list(made) == ["Torus"] and made["Torus"] == parts_of(torus)
     assert "UNDO" in bpy.types.GLTF_PHYSICS_OT_convex_decompose.bl_options
+
+
+# -- the CoACD child process -------------------------------------------------------------
+
+
+@pytest.fixture
+def children(monkeypatch):
+    """The CoACD child processes the add-on starts, recorded."""
+    child = importlib.import_module(f"{MODULE}.io.coacd_child")
+    started = []
+    real = child.subprocess.Popen
+
+    def recording(*args, **kwargs):
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(child.subprocess, "Popen", recording)
+    return started
+
+
+def state_of_blend():
+    """What a failed or cancelled run must leave as it was."""
+    return {obj.name: (obj.parent and obj.parent.name, obj.data and obj.data.name,
+                       obj.gltf_physics.shape_type, obj.gltf_physics.is_compound_trigger,
+                       len(obj.data.vertices) if obj.type == "MESH" else 0)
+            for obj in bpy.data.objects} | {"meshes": sorted(m.name for m in bpy.data.meshes)}
+
+
+def modal_operator(run, reports):
+    """The operator's own modal code driven like Blender's event loop drives it."""
+    cls = bpy.types.GLTF_PHYSICS_OT_convex_decompose
+    wm = bpy.context.window_manager
+    op = types.SimpleNamespace(_run=run, _timer=wm.event_timer_add(1.0, window=None),
+                               report=lambda kind, text: reports.append((*kind, text)))
+    op._stop = lambda context: cls._stop(op, context)
+    op._finish = lambda context, done: cls._finish(op, context, done)
+    wm.progress_begin(0, 100)
+    run.step()
+    return lambda kind: cls.modal(op, bpy.context, types.SimpleNamespace(type=kind,
+                                                                         value="PRESS"))
+
+
+def test_a_crash_in_coacd_ends_the_child_only_and_changes_nothing(
+        clean_scene, bridge, core, monkeypatch, children):
+    torus = torus_object(motion_type="DYNAMIC", shape_type="TRIMESH")
+    torus_object("Other", shape_role="TRIGGER", shape_type="TRIMESH")
+    before = state_of_blend()
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "abort")  # the child calls os.abort()
+    with pytest.raises(RuntimeError, match=r"Torus CoACD crashed \(SIGABRT\)"):
+        decompose(torus)
+    assert [c.returncode for c in children] == [-6] and state_of_blend() == before
+    reports = []
+    event = modal_operator(bridge.DecompositionRun.prepare(
+        [torus], core.Settings(), bpy.context.evaluated_depsgraph_get()), reports)
+    while (result := event("TIMER")) == {"RUNNING_MODAL"}:
+        time.sleep(0.05)
+    assert result == {"CANCELLED"} and state_of_blend() == before
+    assert reports == [("ERROR", "Torus CoACD crashed (SIGABRT); Blender and your data are "
+                        "unharmed")]
+    monkeypatch.undo()
+    assert decompose(torus) == {"FINISHED"} and parts_of(torus)  # the next run works
+
+
+def test_esc_kills_the_child_at_once_and_queued_objects_never_start(
+        clean_scene, bridge, core, children):
+    first = meshes.mesh_object("Big", *meshes.torus(**meshes.TORUS))  # ~5 s of CoACD
+    h.set_physics(first, motion_type="DYNAMIC", shape_type="TRIMESH")
+    queued = torus_object("Queued", motion_type="DYNAMIC", shape_type="TRIMESH")
+    before = state_of_blend()
+    reports = []
+    event = modal_operator(bridge.DecompositionRun.prepare(
+        [first, queued], core.Settings(), bpy.context.evaluated_depsgraph_get()), reports)
+    assert event("MOUSEMOVE") == {"PASS_THROUGH"}
+    deadline = time.monotonic() + 30
+    while not children and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(children) == 1 and children[0].poll() is None  # CoACD is running
+    pressed = time.monotonic()
+    assert event("ESC") == {"CANCELLED"}
+    assert children[0].returncode == -9 and time.monotonic() - pressed < 1.0
+    assert reports == [("WARNING", "Convex decomposition cancelled: nothing was changed")]
+    time.sleep(0.5)
+    assert len(children) == 1 and state_of_blend() == before  # "Queued" never started
 
 
 def test_greyed_out_with_the_reason_where_coacd_is_missing(clean_scene, core, monkeypatch):

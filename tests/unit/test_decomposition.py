@@ -164,15 +164,12 @@ def test_loose_vertices_do_not_join_the_parts():
 
 
 def test_a_failure_inside_coacd_is_a_message(monkeypatch):
-    coacd = pytest.importorskip("coacd")
-
-    def broken(*_args, **_kwargs):
-        raise RuntimeError("solver exploded")
-
-    monkeypatch.setattr(coacd, "run_coacd", broken)
-    with pytest.raises(decomposition.DecompositionError, match="CoACD failed: solver exploded"):
+    pytest.importorskip("coacd")
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "raise")  # the child's coacd call raises
+    with pytest.raises(decomposition.DecompositionError, match="CoACD failed: test failure"):
         decomposition.decompose(*small_torus(), decomposition.Settings())
-    monkeypatch.setattr(coacd, "run_coacd", lambda *_a, **_k: [])
+    monkeypatch.delenv("GLTF_PHYSICS_TEST_COACD")
+    monkeypatch.setattr(decomposition.coacd_child, "run_coacd", lambda *_a, **_k: [])
     with pytest.raises(decomposition.DecompositionError, match="no part with volume"):
         decomposition.decompose(*small_torus(), decomposition.Settings())
 
@@ -197,6 +194,16 @@ def test_job_returns_its_value_and_reports_progress():
         job.result()
     seen.set()
     assert job.wait(5) and job.result() == 42 and job.fraction == 1.0 and job.elapsed > 0
+
+
+def test_a_job_cancelled_before_its_thread_runs_never_starts():
+    started = []
+    job = background_job.BackgroundJob(lambda update: started.append(1))
+    job.cancel()
+    job.start().wait(5)
+    assert started == [] and job.done
+    with pytest.raises(background_job.JobCancelledError):
+        job.result()
 
 
 def test_job_errors_reach_the_main_thread_and_cancel_stops_at_the_next_update():
