@@ -19,7 +19,8 @@ Structural changes (digest §4.5 and §5):
 - KHR target: a static body nested under a moving one becomes kinematic (it would merge
   into the moving body); `geometry.node` uses one orphan identity node per collision mesh,
   reusing orphans already in the file.
-- OMI_physics_gravity shapes keep their shapes (re-indexed) in `OMI_physics_shape`.
+- OMI_physics_gravity is rewritten by its codec (shaped volumes' shapes pooled into
+  `OMI_physics_shape`); KHR has no gravity: a KHR target reports once what it drops.
 
 Every lossy step is reported. The structural steps are in io/convert_structure.py, putting
 the result back in io/convert_output.py, reading and writing files in io/asset_files.py.
@@ -37,9 +38,10 @@ from typing import Any, Final, Literal
 import numpy as np
 
 from .codecs import khr, omi
-from .codecs.common import Encoded, Pool
+from .codecs.common import Encoded
 from .codecs.registry import (
     decode_document,
+    decode_gravity_document,
     decode_vehicle_document,
     encode_document,
 )
@@ -54,12 +56,13 @@ from .convert_structure import (
     upgrade_v1_joints,
 )
 from .diagnostics import Report
-from .document import DocumentView, NodeView
+from .document import DocumentView
 from .document_mass import DocumentMass
+from .gravity import GravityScene
 from .json_read import as_dict, as_list, is_index
 from .mass_properties import centre_in_target
 from .mesh_data import MeshData
-from .model import Collider, NodePhysics, PhysicsScene, Shape
+from .model import PhysicsScene
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
 
 Target = Literal["OMI", "KHR"]
@@ -88,6 +91,7 @@ def convert_document(
     view = DocumentView.from_json(gltf)
     scene = decode_document(view, report)
     vehicles = decode_vehicle_document(view, report)
+    gravity = decode_gravity_document(view, report)
     report_lost_metadata(gltf, report)
     report_kept_mesh_nodes(gltf, target == "KHR" and khr_geometry == "node", report)
     out = copy.deepcopy(dict(gltf))
@@ -100,8 +104,7 @@ def convert_document(
         give_joints_own_nodes(work)
     else:
         keep_static_bodies_apart(work)
-    encoded = _encode(work, target, khr_geometry, godot_capsules)
-    _keep_gravity_shapes(work, view, encoded, godot_capsules)
+    encoded = _encode(work, target, khr_geometry, godot_capsules, gravity)
     attach(work, encoded)
     declare(out, gltf, encoded.used(), report)
     return out
@@ -150,14 +153,16 @@ def _same(ref: Hashable) -> int | None:
     return ref if is_index(ref) else None
 
 
-def _encode(work: Work, target: Target, form: str, godot_capsules: bool) -> Encoded:
+def _encode(
+    work: Work, target: Target, form: str, godot_capsules: bool, gravity: GravityScene,
+) -> Encoded:
     scratch = Report()
     mesh_nodes = _mesh_nodes(work) if target == "KHR" and form == "node" else {}
     encoded = encode_document(
         work.scene, work.vehicles, target, _same, _same, scratch,
         khr_geometry=form,  # type: ignore[arg-type]
         resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
-        godot_capsules=godot_capsules,
+        godot_capsules=godot_capsules, gravity=gravity,
     )
     _copy_issues(scratch, work.report)
     return encoded
@@ -218,58 +223,3 @@ def _is_bare_mesh_node(work: Work, index: int) -> bool:
     if index in work.scene.nodes or index in work.vehicles.nodes:
         return False
     return bool(np.allclose(work.graph.local(index), np.identity(4), atol=IDENTITY_TOLERANCE))
-
-
-def _gravity_references(gltf: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """(node, shape index) of every shaped OMI_physics_gravity."""
-    refs = []
-    for index, node in enumerate(as_list(gltf.get("nodes"))):
-        gravity = as_dict(as_dict(as_dict(node).get("extensions")).get(GRAVITY_EXT))
-        shape = as_dict(gravity.get("shaped")).get("shape")
-        if is_index(shape):
-            refs.append((index, shape))
-    return refs
-
-
-def _keep_gravity_shapes(
-    work: Work, view: DocumentView, encoded: Encoded, godot_capsules: bool
-) -> None:
-    """OMI_physics_gravity indexes OMI_physics_shape: re-add its shapes and re-index it."""
-    refs = _gravity_references(work.out)
-    if not refs:
-        return
-    shapes_root = encoded.root.get(omi.SHAPE_EXT, {})
-    pool = Pool()
-    for entry in shapes_root.get("shapes", []):
-        pool.add(entry)
-    raw_shapes = as_list(as_dict(view.extension(omi.SHAPE_EXT)).get("shapes"))
-    for index, shape_index in refs:
-        where = f"/nodes/{index}/extensions/{GRAVITY_EXT}/shaped/shape"
-        if shape_index >= len(raw_shapes):
-            work.report.warn("gravity-shape-missing", where, "shape index out of range; kept")
-            continue
-        entry = _reencode_omi_shape(raw_shapes[shape_index], view.mesh_count, godot_capsules)
-        work.out["nodes"][index]["extensions"][GRAVITY_EXT]["shaped"]["shape"] = pool.add(entry)
-    encoded.root[omi.SHAPE_EXT] = {**shapes_root, "shapes": pool.entries}
-    work.report.info("gravity-shapes-kept", f"/extensions/{omi.SHAPE_EXT}",
-                     f"{GRAVITY_EXT} keeps its shapes in {omi.SHAPE_EXT} (re-indexed)")
-
-
-def _reencode_omi_shape(raw: Any, mesh_count: int, godot_capsules: bool) -> dict[str, Any]:
-    """A raw OMI shape in the current layout (the raw entry when it cannot be read)."""
-    quiet = Report()  # the physics decoder already reported this shape's problems
-    mini = DocumentView(
-        extensions={omi.SHAPE_EXT: {"shapes": [raw]}},
-        nodes=[NodeView({omi.BODY_EXT: {"collider": {"shape": 0}}}, None, ())],
-        mesh_count=mesh_count,
-    )
-    physics = omi.decode_omi(mini, quiet).nodes.get(0)
-    shape: Shape | None = None
-    if physics is not None and physics.collider is not None:
-        shape = physics.collider.shape
-    if shape is None:
-        return copy.deepcopy(raw)
-    one = PhysicsScene({0: NodePhysics(collider=Collider(shape=shape))})
-    written = omi.encode_omi(one, _same, _same, quiet, legacy_round=godot_capsules)
-    shapes = written.root.get(omi.SHAPE_EXT, {}).get("shapes", [])
-    return shapes[0] if shapes else copy.deepcopy(raw)

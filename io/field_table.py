@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any, Final, Literal
 
 from .codecs.field_hooks import read_gimbal, writable_gimbal
+from .codecs.gravity_hooks import read_priority, writable_direction, writable_priority
 from .model import COMBINE_MODES, ZERO3
 from .rules import MIN_SIZE
 from .vehicle_model import MAX_ANGLE, ZERO2
@@ -263,6 +264,42 @@ SEAT: Final = (
 
 
 FIELDS: Final = (*MOTION, *MATERIAL, *VEHICLE_BODY, *WHEEL, *THRUSTER, *HOVER_THRUSTER, *SEAT)
+
+# -- OMI_physics_gravity (io/gravity.py): not object-group rows of FIELDS; stored in the
+# gravity fields of the object (GRAVITY) and of the scene (WORLD_GRAVITY).
+
+GRAVITY_TIP: Final = "Gravity strength (m/s²) at the unit distance; negative pushes away"
+GRAVITY: Final = (
+    Field("gravity", "gravity", "gravity_amount", "gravity", 9.80665, "Gravity", GRAVITY_TIP,
+          soft_min=-100.0, soft_max=100.0, unit="ACCELERATION", written="required"),
+    Field("gravity", "priority", "gravity_priority", "priority", 0, "Priority",
+          "Higher priorities are applied first; the world gravity last",
+          encode=writable_priority, decode=read_priority),
+    Field("gravity", "replace", "gravity_replace", "replace", False, "Replace",
+          "Replace the gravity of higher-priority volumes instead of adding to it",
+          kind="bool"),
+    Field("gravity", "stop", "gravity_stop", "stop", False, "Stop",
+          "Ignore lower-priority volumes and the world gravity", kind="bool"),
+    Field("gravity", "direction", "gravity_direction", "direction", (0.0, -1.0, 0.0),
+          "Direction", "Direction of the pull in object space (normalised when written)",
+          size=3, soft_min=-1.0, soft_max=1.0, subtype="DIRECTION", axes="vector",
+          encode=writable_direction),
+    Field("gravity", "unit_distance", "gravity_unit_distance", "unitDistance", 0.0,
+          "Unit Distance", "Distance at which the pull equals Gravity, falling off with the "
+          "inverse square; 0 pulls the same everywhere", minimum=0.0, unit="LENGTH"),
+    Field("gravity", "radius", "gravity_radius", "radius", 1.0, "Radius",
+          "Radius of the circle (in the object's XY plane) pulled towards", minimum=0.0,
+          unit="LENGTH"),
+)
+WORLD_GRAVITY: Final = (
+    Field("world_gravity", "gravity", "world_gravity_amount", "gravity", 9.80665,
+          "World Gravity", "Strength of the world gravity (m/s²); 0 for space",
+          soft_min=-100.0, soft_max=100.0, unit="ACCELERATION", written="required"),
+    Field("world_gravity", "direction", "world_gravity_direction", "direction",
+          (0.0, -1.0, 0.0), "Direction", "Direction of the world gravity (normalised when "
+          "written)", size=3, soft_min=-1.0, soft_max=1.0, subtype="DIRECTION", axes="vector",
+          encode=writable_direction),
+)
 
 
 @cache

@@ -157,12 +157,8 @@ def _encode_shape(
 def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
     """Read OMI physics from a document; malformed blocks are reported and skipped."""
     read = JsonReader(report)
-    shape_ext = read.obj(view.extension(SHAPE_EXT), f"/extensions/{SHAPE_EXT}")
     body_ext = read.obj(view.extension(BODY_EXT), f"/extensions/{BODY_EXT}")
-    shapes = [
-        _decode_shape(s, f"/extensions/{SHAPE_EXT}/shapes/{i}", read, view.mesh_count)
-        for i, s in enumerate(read.array(shape_ext or {}, "shapes", f"/extensions/{SHAPE_EXT}"))
-    ]
+    shapes = decode_shape_pool(view, read)
     where_body = f"/extensions/{BODY_EXT}"
     pools = Pools(
         materials=decode_pool(body_ext, "physicsMaterials", where_body, read, DECODE_MATERIAL),
@@ -185,6 +181,15 @@ def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
     _decode_joints(view, read, scene)
     scene.nodes = dict(sorted(scene.nodes.items()))  # type: ignore[arg-type]
     return scene
+
+
+def decode_shape_pool(view: DocumentView, read: JsonReader) -> list[Shape | None]:
+    """The document's OMI_physics_shape shapes (None for an unusable one, reported)."""
+    shape_ext = read.obj(view.extension(SHAPE_EXT), f"/extensions/{SHAPE_EXT}")
+    return [
+        _decode_shape(s, f"/extensions/{SHAPE_EXT}/shapes/{i}", read, view.mesh_count)
+        for i, s in enumerate(read.array(shape_ext or {}, "shapes", f"/extensions/{SHAPE_EXT}"))
+    ]
 
 
 def _decode_joints(view: DocumentView, read: JsonReader, scene: PhysicsScene) -> None:

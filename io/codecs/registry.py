@@ -9,10 +9,11 @@ from typing import Final, Literal
 
 from ..diagnostics import Report
 from ..document import DocumentView
+from ..gravity import GravityScene
 from ..json_read import JsonReader
 from ..model import PhysicsMaterial, PhysicsScene
 from ..vehicle_model import VehicleScene
-from . import khr, khr_legacy, omi, omi_collider
+from . import khr, khr_legacy, omi, omi_collider, omi_gravity
 from . import vehicles as vehicles_codec
 from .common import Encoded, Pool, ResolveRef, decode_pool, encode_material
 
@@ -26,12 +27,13 @@ HANDLED_EXTENSIONS: Final = (
     khr_legacy.SHAPES_EXT,
     omi_collider.COLLIDER_EXT,
     *vehicles_codec.VEHICLE_EXTENSIONS,
+    omi_gravity.GRAVITY_EXT,
 )
 
 
 #: Physics-family extensions read by nobody here: declared so required files still import,
 #: and reported as ignored.
-IGNORED_EXTENSIONS: Final = ("OMI_physics_gravity", "OMI_spawn_point")
+IGNORED_EXTENSIONS: Final = ("OMI_spawn_point",)
 
 
 def report_ignored(view: DocumentView, report: Report) -> None:
@@ -76,15 +78,22 @@ def decode_vehicle_document(view: DocumentView, report: Report) -> VehicleScene:
     return vehicles_codec.decode_vehicles(view, report, materials)
 
 
+def decode_gravity_document(view: DocumentView, report: Report) -> GravityScene:
+    """Decode OMI_physics_gravity (shapes were already reported by the physics decoder)."""
+    shapes = omi.decode_shape_pool(view, JsonReader(Report()))
+    return omi_gravity.decode_gravity(view, report, shapes)
+
+
 def encode_document(
     scene: PhysicsScene, vehicles: VehicleScene, target: Literal["OMI", "KHR"],
     resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report, *,
     khr_geometry: khr.GeometryForm = "mesh", resolve_mesh_node: ResolveRef | None = None,
-    godot_capsules: bool = False,
+    godot_capsules: bool = False, gravity: GravityScene | None = None,
 ) -> Encoded:
     """Write physics and vehicles as the current `target` revision; wheel materials join the
     physics material pool. `khr_geometry`/`resolve_mesh_node`: KHR `geometry.mesh` or
-    `geometry.node`; `godot_capsules`: OMI capsules in the pre-2025 layout."""
+    `geometry.node`; `godot_capsules`: OMI capsules in the pre-2025 layout. `gravity`: OMI
+    writes it (shaped volumes' shapes join the shape pool); KHR reports it once, unwritten."""
     if target == "OMI":
         encoded = omi.encode_omi(scene, resolve_node, resolve_mesh, report,
                                  legacy_round=godot_capsules)
@@ -93,7 +102,17 @@ def encode_document(
                                  resolve_mesh_node=resolve_mesh_node)
     if vehicles.nodes:
         _add_vehicles(encoded, vehicles, target, resolve_node, report)
+    if gravity is not None and target == "OMI":
+        omi_gravity.add_gravity(encoded, gravity, resolve_node, resolve_mesh, report)
+    elif gravity is not None:
+        omi_gravity.report_unwritten(gravity, _node_label, report)
     return encoded
+
+
+def _node_label(ref: object) -> str:
+    """A node reference as a person reads it: its name when it has one."""
+    name = getattr(ref, "name", None)
+    return f"node {name}" if isinstance(name, str) and name else f"node {ref}"
 
 
 def _add_vehicles(

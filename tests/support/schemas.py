@@ -38,6 +38,7 @@ CURRENT_EXTENSIONS = (
     "OMI_vehicle_thruster",
     "OMI_vehicle_hover_thruster",
     "OMI_seat",
+    "OMI_physics_gravity",
     "KHR_implicit_shapes",
     "KHR_physics_rigid_bodies",
 )
@@ -252,6 +253,8 @@ def _patch_current(schemas: dict[str, Json], geometry: tuple[str, ...]) -> None:
     # makes optional; require only "type" (the "const" still picks the branch).
     for branch in schemas["glTF.OMI_physics_shape.shape.schema.json"]["oneOf"]:
         branch["required"] = ["type"]
+    for branch in schemas["node.OMI_physics_gravity.schema.json"]["oneOf"]:
+        branch["required"] = ["type"]
 
     # Defect 5: KHR mass and inertiaDiagonal items use exclusiveMinimum 0, while the README
     # says 0 means infinite; accept 0 (PhysicsSchemaValidator.warnings reports it).
@@ -373,6 +376,7 @@ CURRENT_REFERENCES: tuple[Reference, ...] = (
     *_body_references("OMI_physics_body", ("OMI_physics_shape", "shapes"), geometry=False),
     *_joint_references("OMI_physics_joint", ""),
     ("OMI_vehicle_body", "node", "pilotSeat", _NODES),
+    ("OMI_physics_gravity", "node", "shaped/shape", (("OMI_physics_shape", "shapes"),)),
     ("OMI_vehicle_wheel", "doc", "wheels/*/physicsMaterial", _ANY_MATERIALS),
     ("OMI_vehicle_wheel", "node", "wheel", (("OMI_vehicle_wheel", "wheels"),)),
     ("OMI_vehicle_thruster", "node", "thruster", (("OMI_vehicle_thruster", "thrusters"),)),

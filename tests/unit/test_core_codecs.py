@@ -736,5 +736,5 @@ def test_handled_extensions() -> None:
     assert set(registry.HANDLED_EXTENSIONS) == {
         OMI_SHAPE, OMI_BODY, omi.JOINT_EXT, KHR_SHAPES, KHR_BODIES, "KHR_collision_shapes",
         "OMI_collider", "OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
-        "OMI_vehicle_hover_thruster", "OMI_seat",
+        "OMI_vehicle_hover_thruster", "OMI_seat", "OMI_physics_gravity",
     }
