@@ -394,30 +394,50 @@ def build_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
 
 
 class FloorExtension:
-    """Stand-in export hook that does the least any physics extension must: build the
-    payloads (parsed here from an earlier export of the same scene, so no property is read)
-    and attach them to the nodes of the same names. What remains is the glTF add-on's own
-    cost of carrying them: it converts and cleans every extension value twice. Nodes only a
-    physics export has (joint attachments) are missing, so the file is timed, not used."""
+    """Stand-in export hook that does only what any physics extension must: attach finished
+    payloads where and how ours attaches its own (plain dicts, per extension name, in
+    `gather_gltf_extensions_hook`, after the exporter's traversal). The payloads come from an
+    earlier export of the same scene and are prepared (parsed, equal ones shared, as our
+    encoder shares them) before the timer starts; no property is read. What remains is the
+    glTF add-on's own cost of carrying them. Nodes only a physics export has (joint
+    attachments) are missing, so the file is timed, not used."""
 
-    source: str | None = None
+    by_name: dict[str, dict[str, Any]] = {}
+    root: dict[str, Any] = {}
+    used: list[str] = []
+
+    @classmethod
+    def prepare(cls, document: dict[str, Any]) -> None:
+        """Payloads by node name, equal payloads one object (before the timer)."""
+        shared: dict[str, Any] = {}
+        cls.by_name = {}
+        for node in document["nodes"]:
+            if node.get("extensions") and node.get("name"):
+                payloads = {}
+                for name, value in node["extensions"].items():
+                    key = name + json.dumps(value, sort_keys=True)
+                    payloads[name] = shared.setdefault(key, value)
+                cls.by_name[node["name"]] = payloads
+        cls.root = document.get("extensions", {})
+        cls.used = document.get("extensionsUsed", [])
 
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
-        assert FloorExtension.source is not None, "set FloorExtension.source first"
-        document = json.loads(FloorExtension.source)
-        by_name = {node["name"]: node["extensions"] for node in document["nodes"]
-                   if node.get("extensions") and node.get("name")}
+        by_name = FloorExtension.by_name
         attached = 0
         for node in gltf.nodes:
-            payload = by_name.get(node.name)
-            if payload:
-                node.extensions = payload
+            payloads = by_name.get(node.name)
+            if payloads:
+                node.extensions = node.extensions or {}
+                for name, value in payloads.items():
+                    node.extensions[name] = value
                 attached += 1
         if attached < 0.95 * len(by_name):
             raise RuntimeError(f"floor: only {attached} of {len(by_name)} payloads attached")
-        gltf.extensions = {**(gltf.extensions or {}), **document.get("extensions", {})}
-        gltf.extensions_used = [*(gltf.extensions_used or []),
-                                *document.get("extensionsUsed", [])]
+        gltf.extensions = gltf.extensions or {}
+        gltf.extensions.update(FloorExtension.root)
+        used = gltf.extensions_used if gltf.extensions_used is not None else []
+        used.extend(name for name in FloorExtension.used if name not in used)
+        gltf.extensions_used = used
 
 
 def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
@@ -427,7 +447,7 @@ def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
         enable_addon(user)
     if spec.get("floor"):
         gltf, _binary = load_module("asset_files").read_asset(spec["source"])
-        FloorExtension.source = json.dumps(gltf)
+        FloorExtension.prepare(gltf)
         sys.modules[MODULE].glTF2ExportUserExtension = FloorExtension
     if spec["action"] == "export":
         bpy.ops.wm.open_mainfile(filepath=spec["blend"])

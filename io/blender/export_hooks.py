@@ -39,6 +39,7 @@ from .stored_settings import snapshot
 from .to_model import (
     MOTION_KEY,
     SHAPE_PART_KEY,
+    compound_trigger_members,
     filter_of,
     material_of,
     motion_of,
@@ -111,6 +112,8 @@ class PhysicsExportExtension(JointExport):
         self.body_mass: BodyMass | None = None
         #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
         self.on_bones: set[bpy.types.Object] = set()
+        #: collision-only objects of the exported trees (their visible mesh is left out)
+        self.collision_only: set[bpy.types.Object] = set()
 
     @staticmethod
     def _layers_of(scene: Any) -> tuple[str, ...]:
@@ -133,8 +136,10 @@ class PhysicsExportExtension(JointExport):
             obj = getattr(vnode, "blender_object", None)
             if not isinstance(obj, OBJECT):
                 continue
-            if obj.gltf_physics.collision_only and not _has_physics(obj.gltf_physics) \
-                    and not obj.children:
+            props = obj.gltf_physics
+            if props.collision_only:
+                self.collision_only.add(obj)
+            if props.collision_only and not _has_physics(props) and not obj.children:
                 vnode.keep_tag = False
             elif vnode.keep_tag and _stands_for_bone(obj, yup):
                 # Its physics is written on the bone's node (gather_joint_hook); its own
@@ -146,8 +151,7 @@ class PhysicsExportExtension(JointExport):
         self, hook_obj: Any, blender_object: Any, export_settings: dict
     ) -> None:
         """Skip the visible mesh of collision-only objects."""
-        if self.format != "NONE" and getattr(blender_object, "gltf_physics", None) is not None \
-                and blender_object.gltf_physics.collision_only:
+        if blender_object in self.collision_only:
             hook_obj.export_mesh = False
 
     def gather_node_hook(self, node: Any, blender_object: Any, export_settings: dict) -> None:
@@ -228,12 +232,7 @@ class PhysicsExportExtension(JointExport):
             body = self._merged(motion, None)
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
-            members = tuple(
-                child for child in obj.children_recursive
-                if child.gltf_physics.shape_type != "NONE"
-                and child.gltf_physics.shape_role == "TRIGGER"
-                and child.gltf_physics.join_compound_trigger
-            )
+            members = compound_trigger_members(obj)
         self.shape_node_of[id(node)] = shape_node
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members))
 

@@ -21,11 +21,20 @@ Scope = tuple[int, str | None]  # (scene serial, instancing vnode uuid; None: no
 
 @dataclass(slots=True)
 class Placed:
-    """One exported node of an object: where it is and what encloses it."""
+    """One exported node of an object: what it stands for and what encloses it."""
 
     obj: Any
     scope: Scope
-    matrix_world: Matrix
+    vnode: Any  # the export-tree node, None when the tree does not list it
+
+    @property
+    def matrix_world(self) -> Matrix:
+        """The Blender world matrix the exporter placed the node at."""
+        vnode = self.vnode
+        if vnode is not None and vnode.blender_object == self.obj \
+                and vnode.blender_bone is None and vnode.matrix_world is not None:
+            return vnode.matrix_world
+        return self.obj.matrix_world
 
 
 class NodeIndex:
@@ -45,62 +54,82 @@ class NodeIndex:
         export tree, whose vnodes now carry their gltf nodes."""
         serial = self._scene_serial
         self._scene_serial += 1
+        root: Scope = (serial, None)
+        self._outer[root] = None
         wanted = {id(node): obj for node, obj in nodes}
-        if not wanted:
-            return
-        scopes: dict[str, Scope] = {}
-        for vnode in vtree.nodes.values():
-            node = getattr(vnode, "node", None)
-            if node is None or id(node) not in wanted:
+        tree = {} if vtree is None else vtree.nodes
+        instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
+        memo: dict[str, Scope] = {}
+        placed = self._placed
+        for vnode in tree.values():
+            node = vnode.node
+            if node is None:
                 continue
-            obj = wanted[id(node)]
-            scope = self._scope_of(vtree, vnode, obj, serial, scopes)
-            own = getattr(vnode, "blender_object", None) == obj \
-                and getattr(vnode, "blender_bone", None) is None \
-                and vnode.matrix_world is not None
-            world = vnode.matrix_world.copy() if own else obj.matrix_world.copy()
-            self._placed[id(node)] = Placed(obj, scope, world)
-            self._nodes[(obj.as_pointer(), scope)] = node
-        # nodes the tree does not list (e.g. bone stand-ins under 4.x): the scene's root scope
-        for node_id, obj in wanted.items():
-            if node_id not in self._placed:
-                scope = (serial, None)
-                self._outer.setdefault(scope, None)
-                self._placed[node_id] = Placed(obj, scope, obj.matrix_world.copy())
+            obj = wanted.get(id(node))
+            if obj is None:
+                continue
+            parent = vnode.parent_uuid
+            if parent is None or not self._instanced(tree, parent, instanced):
+                scope = root
+            else:
+                scope = self._scope_of(tree, vnode, obj, serial, memo)
+            placed[id(node)] = Placed(obj, scope, vnode)
+        index = self._nodes
         for node, obj in nodes:
-            self._nodes.setdefault((obj.as_pointer(), self._placed[id(node)].scope), node)
+            where = placed.get(id(node))
+            if where is None:  # not in the tree (e.g. a bone stand-in's node under 4.x)
+                where = placed[id(node)] = Placed(obj, root, None)
+            index.setdefault((obj.as_pointer(), where.scope), node)
 
-    def _scope_of(self, vtree: Any, vnode: Any, obj: Any, serial: int,
+    @staticmethod
+    def _instanced(tree: dict, uuid: str, memo: dict[str, bool]) -> bool:
+        """True when the vnode `uuid` or one above it instances something."""
+        chain = []
+        found = False
+        while uuid is not None and uuid not in memo:
+            vnode = tree.get(uuid)
+            if vnode is None:
+                break
+            chain.append(uuid)
+            source = vnode.blender_object
+            if source is not None and vnode.blender_bone is None and source.is_instancer:
+                found = True
+                break
+            uuid = vnode.parent_uuid
+        else:
+            found = uuid is not None and memo.get(uuid, False)
+        for seen in chain:
+            memo[seen] = found
+        return found
+
+    def _scope_of(self, tree: dict, vnode: Any, obj: Any, serial: int,
                   memo: dict[str, Scope]) -> Scope:
         """The innermost instance `vnode` belongs to (`obj` is its object)."""
         below = vnode
         uuid = vnode.parent_uuid
         while uuid is not None:
-            parent = vtree.nodes.get(uuid)
+            parent = tree.get(uuid)
             if parent is None:
                 break
-            source = getattr(parent, "blender_object", None)
-            if source is not None and getattr(parent, "blender_bone", None) is None \
-                    and source.is_instancer:
+            source = parent.blender_object
+            if source is not None and parent.blender_bone is None and source.is_instancer:
                 if source.instance_type == "COLLECTION":
                     collection = source.instance_collection
                     if collection is not None and obj.as_pointer() in self._members_of(collection):
-                        return self._scope_at(vtree, parent, parent.uuid, serial, memo)
+                        return self._scope_at(tree, parent, parent.uuid, serial, memo)
                 else:  # a dupli of an instancing parent: each dupli is its own instance
-                    return self._scope_at(vtree, parent, below.uuid, serial, memo)
+                    return self._scope_at(tree, parent, below.uuid, serial, memo)
             below = parent
             uuid = parent.parent_uuid
-        scope = (serial, None)
-        self._outer.setdefault(scope, None)
-        return scope
+        return (serial, None)
 
-    def _scope_at(self, vtree: Any, instancer: Any, key: str, serial: int,
+    def _scope_at(self, tree: dict, instancer: Any, key: str, serial: int,
                   memo: dict[str, Scope]) -> Scope:
         scope = (serial, key)
         if scope not in self._outer:
             source = instancer.blender_object
             if instancer.uuid not in memo:
-                memo[instancer.uuid] = self._scope_of(vtree, instancer, source, serial, memo)
+                memo[instancer.uuid] = self._scope_of(tree, instancer, source, serial, memo)
             self._outer[scope] = memo[instancer.uuid]
         return scope
 
@@ -134,7 +163,7 @@ class NodeIndex:
     def world_of(self, node: Any, obj: Any) -> Matrix:
         """The Blender world matrix of `node` (the object's own one when not indexed)."""
         placed = self._placed.get(id(node))
-        return placed.matrix_world if placed is not None else obj.matrix_world
+        return placed.matrix_world.copy() if placed is not None else obj.matrix_world.copy()
 
     def scope_key(self, node: Any) -> Hashable:
         """A key telling apart the places nodes were exported at."""
