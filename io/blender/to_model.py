@@ -86,6 +86,17 @@ def material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
     return PhysicsMaterial(**values_of(props, "material"))
 
 
+def compound_trigger_members(obj: bpy.types.Object) -> tuple[bpy.types.Object, ...]:
+    """The shapes a compound trigger on `obj` is made of: every descendant trigger shape
+    that has not opted out (`join_compound_trigger`). The export and the Fixes ask this."""
+    return tuple(
+        child for child in obj.children_recursive
+        if child.gltf_physics.shape_type != "NONE"
+        and child.gltf_physics.shape_role == "TRIGGER"
+        and child.gltf_physics.join_compound_trigger
+    )
+
+
 def filter_of(
     props: bpy.types.PropertyGroup, layer_names: list[str],
     cache: dict[tuple[bool, ...], tuple[str, ...]] | None = None,
