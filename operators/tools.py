@@ -11,7 +11,7 @@ PER_OBJECT = frozenset({"mesh_object", "joint_connected_body", "joint_attachment
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
-    """Copy the active object's glTF physics settings to every other selected object"""
+    """Copy the active object's glTF physics settings to every other selected object (not its links to other objects: seat, joint partners, mesh proxy)"""
 
     bl_idname = "gltf_physics.copy_settings"
     bl_label = "Copy Physics to Selected"
@@ -29,7 +29,7 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         source = context.active_object
         targets = [o for o in context.selected_objects if o != source]
         for target in targets:
-            copy_group(source.gltf_physics, target.gltf_physics, skip=PER_OBJECT)
+            copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's
         self.report({"INFO"}, f"Copied physics of {source.name} to {len(targets)} object(s)")
         return {"FINISHED"}
 

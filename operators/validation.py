@@ -23,6 +23,7 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
     bl_idname = "gltf_physics.validate"
     bl_label = "Check Physics"
 
+    bl_options = {"REGISTER", "UNDO"}  # the problem list is stored on the scene
     def execute(self, context: bpy.types.Context) -> set[str]:
         count = store(context.scene)
         self.report({"WARNING"} if count else {"INFO"},

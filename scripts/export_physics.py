@@ -5,7 +5,10 @@
     python3.11 scripts/export_physics.py a.blend b.blend --out dist/ --format omi   # bpy module
 
 The extension must be installed (any repository, e.g. user_default); run from a checkout, the
-checkout itself is used when it is not. Exit status: 0 when every file exported, 1 otherwise.
+checkout itself is used when it is not. Each file is written as `<out>/<name>.glb`; files of
+the same name from different folders go to those folders' paths below `<out>` (relative to the
+folder they share), so no output overwrites another. Exit status: 0 when every file exported,
+1 otherwise.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 
 MODULE_NAME = "gltf_physics"
@@ -61,8 +65,27 @@ def enable_extension() -> str:
     return name
 
 
-def export_file(blend: Path, args: argparse.Namespace) -> Path:
-    """Open `blend` and export its scene with physics; the written path."""
+def output_paths(blends: list[Path], out: Path, suffix: str) -> dict[Path, Path]:
+    """Where each .blend file is written: `out/<name><suffix>`, or, when files of one name
+    (letter case aside) come from different folders, `out/<folder>/<name><suffix>` with each
+    folder relative to the folder they share."""
+    sources = [blend.resolve() for blend in blends]
+    by_name: dict[str, list[Path]] = defaultdict(list)
+    for source in dict.fromkeys(sources):
+        by_name[source.stem.casefold()].append(source)
+    targets: dict[Path, Path] = {}
+    for same in by_name.values():
+        if len(same) == 1:
+            targets[same[0]] = out / f"{same[0].stem}{suffix}"
+            continue
+        shared = Path(os.path.commonpath([source.parent for source in same]))
+        for source in same:
+            targets[source] = out / source.parent.relative_to(shared) / f"{source.stem}{suffix}"
+    return {blend: targets[source] for blend, source in zip(blends, sources, strict=True)}
+
+
+def export_file(blend: Path, target: Path, args: argparse.Namespace) -> Path:
+    """Open `blend` and export its scene with physics to `target`; the written path."""
     import bpy
 
     bpy.ops.wm.open_mainfile(filepath=str(blend))
@@ -73,7 +96,7 @@ def export_file(blend: Path, args: argparse.Namespace) -> Path:
         settings.khr_geometry = args.khr_geometry.upper()
     if args.godot_capsules:
         settings.omi_round_layout = "GODOT4"
-    target = args.out / f"{blend.stem}.{'gltf' if args.gltf else 'glb'}"
+    target.parent.mkdir(parents=True, exist_ok=True)
     bpy.ops.export_scene.gltf(filepath=str(target),
                               export_format="GLTF_SEPARATE" if args.gltf else "GLB")
     return target
@@ -85,9 +108,10 @@ def main(argv: list[str]) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     print(f"gltf_physics enabled as {enable_extension()}")
     failed = 0
+    targets = output_paths(args.blend_files, args.out, ".gltf" if args.gltf else ".glb")
     for blend in args.blend_files:
         try:
-            target = export_file(blend, args)
+            target = export_file(blend, targets[blend], args)
         except (RuntimeError, OSError) as exc:
             failed += 1
             print(f"error: {blend}: {exc}", file=sys.stderr)

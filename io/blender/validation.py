@@ -16,6 +16,7 @@ from ..rules import MIN_SIZE
 from .fitting import local_bounds
 from .joint_bridge import body_of
 from .properties import MESH_SHAPE_ITEMS
+from .to_model import compound_trigger_members
 
 THIN = 0.01
 #: A moving mesh's fix where CoACD is available: convex decomposition (io/blender/decomposition.py).
@@ -210,9 +211,7 @@ def _decompose(obj: bpy.types.Object) -> str:
 def _move_filter_to_members(obj: bpy.types.Object) -> str:
     from .property_copy import copy_group
 
-    members = [child for child in obj.children_recursive
-               if child.gltf_physics.shape_role == "TRIGGER"
-               and child.gltf_physics.shape_type != "NONE"]
+    members = compound_trigger_members(obj)  # the export's rule: opted-out shapes stay
     every = frozenset(p.identifier for p in obj.gltf_physics.bl_rna.properties)
     for member in members:
         copy_group(obj.gltf_physics, member.gltf_physics, skip=every - _FILTER_FIELDS)
@@ -224,9 +223,6 @@ _FILTER_FIELDS = frozenset({"use_filter", "filter_layers", "filter_mode", "filte
 
 
 def _apply_scale(obj: bpy.types.Object) -> str:
-    if obj.type != "MESH" or obj.data.users > 1:
-        raise ValueError("only a single-user mesh's scale can be applied")
-    with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj],
-                                   selected_editable_objects=[obj]):
-        bpy.ops.object.transform_apply(location=False, rotation=False, scale=True)
-    return "scale applied to the mesh"
+    from .fixes.scale import apply_scale
+
+    return apply_scale(obj)

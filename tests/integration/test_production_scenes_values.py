@@ -195,3 +195,283 @@ def test_import_into_a_scene_with_layers_keeps_names_unique(clean_scene, tmp_pat
     layers.add().name = "Enemy"
     bpy.ops.import_scene.gltf(filepath=str(path))  # into this scene: "Player" is reused
     assert _layer_names() == ["Player", "Enemy"]
+
+
+# -- Copy Physics to Selected --------------------------------------------------------------
+
+
+def _select(active, *others) -> None:
+    for obj in bpy.data.objects:
+        obj.select_set(obj == active or obj in others)
+    bpy.context.view_layer.objects.active = active
+
+
+def test_copy_physics_keeps_each_objects_links(clean_scene, tmp_path):
+    cars = {}
+    for name, x in (("A", 0), ("B", 10)):
+        car = h.set_physics(h.mesh_object(f"Car{name}", location=(x, 0, 0)),
+                            motion_type="DYNAMIC", shape_type="CONVEX", mesh_source="OBJECT",
+                            is_vehicle=True, vehicle_max_speed=10.0 * (x + 1))
+        seat = h.set_physics(h.empty_object(f"Seat{name}", (x, 0, 1), parent=car), is_seat=True)
+        proxy = h.set_physics(h.mesh_object(f"Proxy{name}", location=(x, 0, 0)),
+                              collision_only=True)
+        proxy.parent = car
+        car.gltf_physics.vehicle_pilot_seat = seat
+        car.gltf_physics.mesh_object = proxy
+        frame = h.empty_object(f"Frame{name}", (x, 0, 2))
+        hinge = h.set_physics(h.empty_object(f"Hinge{name}", (x, 0, 2), parent=car),
+                              joint_type="HINGE", joint_connected_body=car,
+                              joint_attachment=frame)
+        cars[name] = (car, seat, proxy, hinge, frame)
+    car_a, _, _, hinge_a, _ = cars["A"]
+    car_b, seat_b, proxy_b, hinge_b, frame_b = cars["B"]
+    _select(car_a, car_b)
+    assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}
+    props = car_b.gltf_physics
+    assert props.vehicle_max_speed == pytest.approx(10.0)  # the settings were copied
+    assert props.vehicle_pilot_seat == seat_b and props.mesh_object == proxy_b
+    h.set_physics(hinge_b, joint_connected_body=car_b)
+    _select(hinge_a, hinge_b)
+    hinge_a.gltf_physics.joint_type = "SLIDER"
+    assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}
+    assert hinge_b.gltf_physics.joint_type == "SLIDER"
+    assert hinge_b.gltf_physics.joint_connected_body == car_b
+    assert hinge_b.gltf_physics.joint_attachment == frame_b
+    for fmt in FORMATS:
+        path = tmp_path / f"copied_{fmt}.gltf"
+        gltf = h.export(path, fmt)
+        h.assert_valid(path)
+        seat = _node(gltf, "CarB")["extensions"]["OMI_vehicle_body"]["pilotSeat"]
+        assert gltf["nodes"][seat]["name"] == "SeatB"
+
+
+# -- Fixes ----------------------------------------------------------------------------------
+
+
+def _fix(obj, code: str) -> str:
+    from gltf_physics.operators.validation import store
+
+    bpy.context.view_layer.update()  # as the UI has it before Check Physics runs
+    assert store(bpy.context.scene)
+    problems = bpy.context.scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.obj == obj.name and p.code == code)
+    assert problems[index].fix
+    assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
+    return problems[index].fix if index < len(problems) else ""
+
+
+def _apply_scale(obj) -> None:
+    """The apply-scale Fix: through Check Physics and its Fix button where the check offers
+    it; run directly where the scale is no problem (uniform, or a scaled box)."""
+    from gltf_physics.io.blender.validation import apply_fix, validate_scene
+
+    bpy.context.view_layer.update()
+    codes = {p.code for p in validate_scene(bpy.context.scene)
+             if p.obj == obj.name and p.fix == "apply-scale"}
+    if codes:
+        _fix(obj, codes.pop())
+    else:
+        apply_fix(obj, "apply-scale")
+
+
+def _world_shape(obj) -> dict:
+    """What the user sees of a custom-sized shape, in world space: its centre, its axis ends
+    (capsule/cylinder) or corners (box) as an order-free set, and its radii."""
+    from mathutils import Quaternion, Vector
+
+    bpy.context.view_layer.update()
+    props = obj.gltf_physics
+    world = obj.matrix_world
+    centre = world @ Vector(props.shape_offset)
+    axes = world.to_3x3() @ Quaternion(props.shape_rotation).to_matrix()
+    lengths = [axes.col[i].length for i in range(3)]
+    out = {"centre": tuple(centre)}
+    if props.shape_type == "BOX":
+        half = [Vector(axes.col[i]) * props.box_size[i] / 2 for i in range(3)]
+        corners = (tuple(centre + sx * half[0] + sy * half[1] + sz * half[2])
+                   for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1))
+        out["corners"] = sorted(corners, key=lambda c: tuple(round(v, 3) for v in c))
+    elif props.shape_type == "SPHERE":
+        out["radius"] = props.radius * max(lengths)
+    else:
+        tip = Vector(axes.col[2]) * props.height / 2
+        out["ends"] = (tuple(centre + tip), tuple(centre - tip))
+        out["radii"] = (props.radius_top * max(lengths[:2]),
+                        props.radius_bottom * max(lengths[:2]))
+    return out
+
+
+def _assert_world_equal(before: dict, after: dict) -> None:
+    assert before.keys() == after.keys()
+    for key in before:
+        assert _flat(after[key]) == pytest.approx(_flat(before[key]), abs=1e-5), key
+
+
+def _flat(value) -> list[float]:
+    if isinstance(value, int | float):
+        return [value]
+    return [number for item in value for number in _flat(item)]
+
+
+SCALES = {
+    "uniform": (1.5, 1.5, 1.5),
+    "non-uniform": (1.0, 2.0, 3.0),
+    "negative": (2.0, 2.0, -2.0),
+    "mirrored-non-uniform": (-1.0, 2.0, 0.5),
+}
+#: Round shapes stay round: under a non-uniform scale they are tested to enclose (below).
+CASES = [(kind, scale) for kind in ("SPHERE", "BOX", "CAPSULE") for scale in SCALES
+         if kind == "BOX" or len({abs(s) for s in SCALES[scale]}) == 1]
+
+
+@pytest.mark.parametrize(("kind", "scale"), CASES, ids=[f"{k}-{s}" for k, s in CASES])
+def test_apply_scale_keeps_custom_world_sizes_and_offsets(clean_scene, kind, scale):
+    from mathutils import Euler
+
+    obj = h.mesh_object("Thing", "cube", (1.0, 0.5, 2.0))
+    obj.rotation_euler = (0.3, 0.0, 0.7)
+    obj.scale = SCALES[scale]
+    # a quarter turn about Z keeps a box on the scaled axes; round shapes turn freely
+    turn = Euler((0.0, 0.0, math.pi / 2)) if kind == "BOX" else Euler((0.4, 0.0, 0.0))
+    h.set_physics(obj, motion_type="STATIC", shape_type=kind, size_mode="CUSTOM",
+                  shape_offset=(0.25, 0.5, -0.25), shape_rotation=turn.to_quaternion(),
+                  box_size=(0.5, 1.0, 2.0), radius=1.0, height=1.2, radius_top=0.3,
+                  radius_bottom=0.5, center_of_mass_mode="CUSTOM", center_of_mass=(0, 0, 1))
+    child = h.set_physics(h.mesh_object("Child", location=(0.0, 0.0, 3.0)),
+                          motion_type="STATIC", shape_type="BOX")
+    child.parent = obj
+    bpy.context.view_layer.update()
+    child_before = [tuple(row) for row in child.matrix_world]
+    before = _world_shape(obj)
+    centre_of_mass = tuple(obj.matrix_world @ obj.gltf_physics.center_of_mass)
+    _apply_scale(obj)
+    assert tuple(obj.scale) == pytest.approx((1, 1, 1))
+    _assert_world_equal(before, _world_shape(obj))
+    assert tuple(obj.matrix_world @ obj.gltf_physics.center_of_mass) == pytest.approx(
+        centre_of_mass, abs=1e-5)
+    for row, old in zip(child.matrix_world, child_before, strict=True):  # Blender keeps them
+        assert tuple(row) == pytest.approx(old, abs=1e-6)
+
+
+def test_apply_scale_on_the_issue_sphere(clean_scene):
+    """The issue's case: custom radius, world radius 2, scale (2, 2, -2)."""
+    obj = h.mesh_object("Ball", "sphere", (1.0, 1.0, 1.0))
+    obj.scale = (2.0, 2.0, -2.0)
+    h.set_physics(obj, motion_type="DYNAMIC", shape_type="SPHERE", size_mode="CUSTOM",
+                  radius=1.0, shape_offset=(0.25, 0.0, -0.25))
+    before = _world_shape(obj)
+    assert before["radius"] == pytest.approx(2.0)
+    assert before["centre"] == pytest.approx((1.5, 1.0, 1.5))
+    _fix(obj, "negative-scale")
+    after = _world_shape(obj)
+    _assert_world_equal(before, after)
+    assert obj.gltf_physics.radius == pytest.approx(2.0)
+
+
+def test_apply_scale_on_a_non_uniform_sphere_encloses_it(clean_scene):
+    obj = h.mesh_object("Egg", "sphere")
+    obj.scale = (1.0, 1.0, 2.0)
+    h.set_physics(obj, motion_type="STATIC", shape_type="SPHERE", size_mode="CUSTOM", radius=0.5)
+    _fix(obj, "non-uniform-scale")
+    assert tuple(obj.scale) == pytest.approx((1, 1, 1))
+    assert obj.gltf_physics.radius == pytest.approx(1.0)  # the largest world radius
+
+
+def _world_corners(obj) -> list[tuple[float, ...]]:
+    from mathutils import Vector
+
+    bpy.context.view_layer.update()
+    return sorted(tuple(round(c, 4) for c in obj.matrix_world @ Vector(v)) for v in obj.bound_box)
+
+
+@pytest.mark.parametrize("scale", [(2.0, 2.0, -2.0), (1.0, 3.0, 0.5), (-1.0, -2.0, 1.0)])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_apply_scale_keeps_a_fitted_box_in_the_file(clean_scene, tmp_path, scale, fmt):
+    obj = h.mesh_object("Crate", "cube", (1.0, 2.0, 3.0))
+    obj.scale = scale
+    h.set_physics(obj, motion_type="DYNAMIC", shape_type="BOX", size_mode="FIT")
+    corners = _world_corners(obj)
+    _apply_scale(obj)
+    assert _flat(_world_corners(obj)) == pytest.approx(_flat(corners), abs=1e-4)
+    path = tmp_path / f"fitted_{fmt}.gltf"
+    gltf = h.export(path, fmt)
+    h.assert_valid(path)
+    shapes = gltf["extensions"]["KHR_implicit_shapes" if fmt == "KHR" else "OMI_physics_shape"]
+    (shape,) = shapes["shapes"]
+    extents = sorted(abs(hi - lo) for lo, hi in zip(corners[0], corners[-1], strict=True))
+    assert sorted(shape["box"]["size"]) == pytest.approx(extents, abs=1e-4)
+
+
+def test_move_filter_to_members_skips_opted_out_members(clean_scene, tmp_path):
+    zone = h.set_physics(h.empty_object("Zone"), is_compound_trigger=True, use_filter=True,
+                         filter_layers=[i == 0 for i in range(32)])
+    clean_scene.gltf_physics.layers.add().name = "Sensors"
+    joined = h.set_physics(h.mesh_object("Joined", location=(1, 0, 0)), shape_type="BOX",
+                           shape_role="TRIGGER")
+    apart = h.set_physics(h.mesh_object("Apart", location=(-1, 0, 0)), shape_type="BOX",
+                          shape_role="TRIGGER", join_compound_trigger=False)
+    for member in (joined, apart):
+        member.parent = zone
+    _fix(zone, "compound-trigger-filter")
+    assert joined.gltf_physics.use_filter and joined.gltf_physics.filter_layers[0]
+    assert not apart.gltf_physics.use_filter  # it is not part of the compound trigger
+    assert not zone.gltf_physics.use_filter
+    for fmt in FORMATS:
+        path = tmp_path / f"zone_{fmt}.gltf"
+        gltf = h.export(path, fmt)
+        h.assert_valid(path)
+        body = _body(gltf, "Zone", fmt)
+        members = {gltf["nodes"][i]["name"] for i in body["trigger"]["nodes"]}
+        assert "Apart" not in members and "Joined" in "".join(members)
+
+
+# -- undo -------------------------------------------------------------------------------------
+
+#: Operators that change nothing a .blend file keeps (none today).
+NO_DATA_CHANGE: frozenset[str] = frozenset()
+
+
+def test_every_data_changing_operator_is_undoable(clean_scene):
+    names = sorted(dir(bpy.ops.gltf_physics))
+    assert len(names) >= 18
+    missing = []
+    for name in names:
+        idname = getattr(bpy.ops.gltf_physics, name).idname()
+        cls = bpy.types.Operator.bl_rna_get_subclass_py(idname)
+        assert cls is not None, idname
+        if name not in NO_DATA_CHANGE and not {"REGISTER", "UNDO"} <= set(cls.bl_options):
+            missing.append(name)
+    assert missing == []
+
+
+# -- the batch exporter -------------------------------------------------------------------
+
+
+def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path):
+    from tests.conftest import ROOT
+    from tests.integration.test_readme_examples import run
+
+    blends = []
+    for folder, shape in (("forest", "BOX"), ("desert", "SPHERE")):
+        bpy.ops.wm.read_homefile(use_empty=True)
+        h.set_physics(h.mesh_object(folder.title()), motion_type="DYNAMIC", shape_type=shape)
+        path = tmp_path / "levels" / folder / "level.blend"
+        path.parent.mkdir(parents=True)
+        bpy.ops.wm.save_as_mainfile(filepath=str(path))
+        blends.append(path)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    user = tmp_path / "user"
+    user.mkdir()
+    out = tmp_path / "out"
+    for fmt in ("khr", "omi"):
+        done = run([str(ROOT / "scripts" / "export_physics.py"), *map(str, blends), "--out",
+                    str(out / fmt), "--format", fmt, "--gltf"], tmp_path, user)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "2 of 2 file(s) exported" in done.stdout
+        for folder, kind in (("forest", "box"), ("desert", "sphere")):
+            path = out / fmt / folder / "level.gltf"
+            gltf = load_gltf(path)
+            assert _node(gltf, folder.title())  # each file's own object
+            ext = "KHR_implicit_shapes" if fmt == "khr" else "OMI_physics_shape"
+            assert gltf["extensions"][ext]["shapes"][0]["type"] == kind
+            h.assert_valid(path)

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The apply-scale fix: the object's scale goes into its mesh, and every setting given in
+object space follows, so the world sizes and offsets the user sees stay where they were.
+
+With a uniform scale (of any signs) or a shape aligned with the scaled axes, a shape keeps
+its exact world size and place. A round shape under a non-uniform scale was an ellipsoid the
+engines do not have: it becomes the round shape that encloses it (largest radius), as Fit to
+Mesh does. Under a reflection (an odd number of negative factors) a shape keeps its Z and X
+axes and its Y turns over; every shape is symmetric in Y (a tapered capsule's Z is kept).
+"""
+
+import bpy
+from mathutils import Matrix, Quaternion, Vector
+
+#: Settings that are points in object space (moved with the mesh).
+POINTS = ("shape_offset", "center_of_mass", "seat_back", "seat_foot", "seat_knee")
+
+
+def apply_scale(obj: bpy.types.Object) -> str:
+    """Apply the object's scale to its single-user mesh and keep its physics in place."""
+    if obj.type != "MESH" or obj.data.users > 1:
+        raise ValueError("only a single-user mesh's scale can be applied")
+    before = obj.matrix_world.copy()
+    with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj],
+                                   selected_editable_objects=[obj]):
+        bpy.ops.object.transform_apply(location=False, rotation=False, scale=True)
+    bpy.context.view_layer.update()
+    # old object space → new object space (the applied scale, exactly as Blender applied it)
+    change = obj.matrix_world.inverted() @ before
+    keep_in_place(obj.gltf_physics, change)
+    return "scale applied to the mesh; shape sizes and offsets kept in the world"
+
+
+def keep_in_place(props: bpy.types.PropertyGroup, change: Matrix) -> None:
+    """Re-express the object-space settings after the object's space changed by `change`."""
+    linear = change.to_3x3()
+    for name in POINTS:
+        setattr(props, name, change @ Vector(getattr(props, name)))
+    if props.inertia_mode == "CUSTOM":
+        props.inertia_orientation, _ = _frame(linear, Quaternion(props.inertia_orientation))
+    rotation, lengths = _frame(linear, Quaternion(props.shape_rotation))
+    props.shape_rotation = rotation
+    sx, sy, sz = lengths
+    props.box_size = (props.box_size[0] * sx, props.box_size[1] * sy, props.box_size[2] * sz)
+    props.plane_size = (props.plane_size[0] * sx, props.plane_size[1] * sy)
+    props.radius *= max(lengths)
+    across = max(sx, sy)
+    props.radius_top *= across
+    props.radius_bottom *= across
+    props.height *= sz
+
+
+def _frame(linear: Matrix, rotation: Quaternion) -> tuple[Quaternion, tuple[float, float, float]]:
+    """A frame's rotation after `linear`, and how much `linear` stretches each of its axes.
+    Z and then X keep their directions; Y completes a right-handed frame."""
+    axes = linear @ rotation.to_matrix()
+    x, y, z = (Vector(axes.col[i]) for i in range(3))
+    lengths = (x.length, y.length, z.length)
+    new_z = z.normalized()
+    new_x = (x - x.dot(new_z) * new_z).normalized()
+    new_y = new_z.cross(new_x)
+    frame = Matrix((new_x, new_y, new_z)).transposed()
+    return frame.to_quaternion(), lengths
