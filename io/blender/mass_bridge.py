@@ -35,7 +35,7 @@ class BodyMass:
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[int, list[bpy.types.Object]] | None = None
-        self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
+        self._resolved: dict[tuple[int, Hashable, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
     def resolve(self, motion: Motion, body: bpy.types.Object, target: str,
@@ -44,10 +44,13 @@ class BodyMass:
         `own`: the placement of the body's own shape, when the caller has it."""
         if own is None or self._children_of(body):
             return self._resolve(motion, body, target, own)
-        # A body with only its own shape: equal settings and shapes resolve alike.
-        key = (id(motion), id(own), target)
+        # A body with only its own shape: equal settings and shapes resolve alike. A mesh
+        # shape is the exported glTF mesh itself, so bodies sharing it share the solid.
+        same_mesh = own.shape.kind in MESH_SHAPES and own.translation is None \
+            and own.rotation is None
+        key = (id(motion), own.shape if same_mesh else id(own), target)
         found = self._resolved.get(key)
-        if found is None or found[0] is not motion or found[1] is not own:
+        if found is None or found[0] is not motion or not (same_mesh or found[1] is own):
             found = (motion, own, self._resolve(motion, body, target, own))
             self._resolved[key] = found
         return found[2]

@@ -375,3 +375,31 @@ def test_object_in_two_scenes_is_two_nodes_with_their_scenes_layers(clean_scene,
                                                   ["collisionFilter"]]["collisionSystems"])
                    for n in nodes)
     assert found == [("Enemy",), ("Lava",)]
+
+
+def test_auto_centres_of_bodies_sharing_a_mesh(clean_scene, tmp_path):
+    """OMI writes an Auto centre of mass; bodies sharing a hull mesh share its solid, and a
+    body with another mesh gets its own centre."""
+    import bmesh
+
+    def offset_mesh(name: str, dx: float):
+        mesh = bpy.data.meshes.new(name)
+        bm = bmesh.new()
+        bmesh.ops.create_cube(bm, size=1.0)
+        bmesh.ops.translate(bm, vec=(dx, 0.0, 0.0), verts=bm.verts)
+        bm.to_mesh(mesh)
+        bm.free()
+        return mesh
+
+    shared, other = offset_mesh("Shared", 1.0), offset_mesh("Other", -2.0)
+    for name, mesh, x in (("A", shared, 0), ("B", shared, 5), ("C", other, 10)):
+        obj = bpy.data.objects.new(name, mesh)
+        bpy.context.scene.collection.objects.link(obj)
+        obj.location = (x, 0, 0)
+        h.set_physics(obj, motion_type="DYNAMIC", shape_type="CONVEX", mass=2)
+    gltf = export_checked(tmp_path / "centres.gltf", "OMI")
+    centres = {n: body_of(gltf, "OMI", indices(gltf, n)[0])["motion"]["centerOfMass"]
+               for n in "ABC"}
+    assert centres["A"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
+    assert centres["B"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
+    assert centres["C"] == pytest.approx([-2.0, 0.0, 0.0], abs=1e-5)
