@@ -41,7 +41,7 @@ $(STAMP): Makefile | python
 	touch $(STAMP)
 
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --no-update-notifier --loglevel=error
 
 setup: python $(STAMP) node_modules/.package-lock.json
 

@@ -40,7 +40,9 @@ JOINT_RANGE = {"HINGE": ("joint_angle_min", "joint_angle_max"),
 HELD = ((re.compile(r"^\d\d:\d\d:\d\d \| INFO: "), "INFO lines of the glTF add-on"),
         (re.compile(r"^(Info|Operator): "), "operator notes"),
         (re.compile(r"^[\d:.]+\s+blend\s+\| Read blend: "), "file-read notes"))
-LIBRARY = re.compile(r"^(?:ERROR|INFO) (\w+) is (?:not )?available\b")
+#: The glTF add-on's note on an optional library: "ERROR Draco is not available because ...",
+#: "INFO Draco mesh compression is available, ..." (wording differs between releases).
+LIBRARY = re.compile(r"^(?:ERROR|INFO) (\w+)[\w ]*? is (not )?available\b")
 
 
 @contextmanager
@@ -68,8 +70,10 @@ def held_back(held: Counter, libraries: set[str]):
             for line in sink.read().decode(errors="replace").splitlines():
                 kind = next((what for pattern, what in HELD if pattern.match(line)), None)
                 library = LIBRARY.match(line)
-                if library:
+                if library and library.group(2):
                     libraries.add(library.group(1))
+                elif library:
+                    held["notes on optional libraries"] += 1
                 elif kind:
                     held[kind] += 1
                 elif line.strip():
