@@ -86,17 +86,19 @@ PHASES = (
     Phase("import_plain_omi", "import", False, "OMI"),
     Phase("import_omi", "import", True, "OMI"),
 )
+#: Targets: our export against the floor (what any extension writing the same payloads
+#: pays), our import against the plain import.
 RATIOS = (
-    ("export_khr", "export_plain", EXPORT_RATIO_MAX),
-    ("export_omi", "export_plain", EXPORT_RATIO_MAX),
+    ("export_khr", "export_floor_khr", EXPORT_RATIO_MAX),
+    ("export_omi", "export_floor_omi", EXPORT_RATIO_MAX),
     ("import_khr", "import_plain_khr", IMPORT_RATIO_MAX),
     ("import_omi", "import_plain_omi", IMPORT_RATIO_MAX),
 )
-#: Shown, not targets: what the glTF add-on itself charges for carrying the same payloads
-#: (floor / plain), and what our hooks add on top of that (physics / floor).
+#: Shown, not targets: what the glTF add-on itself charges for carrying the payloads
+#: (floor / plain), and our export against the plain one.
 FLOOR_RATIOS = (
     ("export_floor_khr", "export_plain"), ("export_floor_omi", "export_plain"),
-    ("export_khr", "export_floor_khr"), ("export_omi", "export_floor_omi"),
+    ("export_khr", "export_plain"), ("export_omi", "export_plain"),
 )
 
 
@@ -192,13 +194,25 @@ def summarize(runs: dict[int, dict[str, list[dict]]]) -> dict[int, dict[str, dic
     return table
 
 
+def round_ratios(row: dict[str, dict], top: str, base: str) -> list[float]:
+    """`top` / `base` of each round (the two phases ran back to back in the same round)."""
+    return [a / b for a, b in zip(row[top]["runs"], row[base]["runs"], strict=True)]
+
+
+def ratio_summary(row: dict[str, dict], top: str, base: str) -> dict[str, float]:
+    """Ratio of the best times, and the median and spread of the per-round ratios."""
+    rounds = round_ratios(row, top, base)
+    return {"best": row[top]["best"] / row[base]["best"], "median": statistics.median(rounds),
+            "low": min(rounds), "high": max(rounds)}
+
+
 def evaluate_targets(table: dict[int, dict[str, dict]]) -> list[dict[str, Any]]:
     largest, smallest = max(table), min(table)
     targets = []
     for physics, plain, limit in RATIOS:
-        ratio = table[largest][physics]["best"] / table[largest][plain]["best"]
-        targets.append({"target": f"{physics}/{plain} at {largest}", "value": ratio,
-                        "limit": limit, "pass": ratio <= limit})
+        ratio = ratio_summary(table[largest], physics, plain)["median"]
+        targets.append({"target": f"{physics}/{plain} at {largest} (median round)",
+                        "value": ratio, "limit": limit, "pass": ratio <= limit})
     if largest != smallest:  # ours only: the glTF add-on's plain phases are not linear
         limit = largest / smallest * GROWTH_SLACK
         for phase in PHASES:
@@ -219,13 +233,17 @@ def print_tables(table: dict[int, dict[str, dict]], targets: list[dict[str, Any]
         times = "".join(f"{table[s][phase.name]['best']:>10.3f}" for s in sizes)
         peaks = "".join(f"{table[s][phase.name]['peak_mb']:>11.0f}" for s in sizes)
         print(f"  {phase.name:<18}{times}{peaks}")
-    print("\nRatios physics / plain, then the export floor (a stand-in extension that only "
-          "attaches\nthe finished payloads) against plain, and our export against that floor")
-    print(f"  {'ratio':<36}" + "".join(f"{s:>10}" for s in sizes))
+    print("\nRatios: our export / the export floor (a stand-in extension that only attaches "
+          "the\nfinished payloads), our import / plain import; then the floor / plain export. "
+          "Per size:\nthe median of the per-round ratios [lowest-highest round], and the ratio "
+          "of best times")
+    print(f"  {'ratio':<36}" + "".join(f"{s:>27}" for s in sizes))
     for physics, plain, *_ in RATIOS + FLOOR_RATIOS:
-        values = "".join(f"{table[s][physics]['best'] / table[s][plain]['best']:>10.3f}"
-                         for s in sizes)
-        print(f"  {physics + ' / ' + plain:<36}{values}")
+        cells = []
+        for s in sizes:
+            r = ratio_summary(table[s], physics, plain)
+            cells.append(f"{r['median']:.3f} [{r['low']:.3f}-{r['high']:.3f}] {r['best']:.3f}")
+        print(f"  {physics + ' / ' + plain:<36}" + "".join(f"{c:>27}" for c in cells))
     print_growth(table)
     print("\nTargets")
     print_verdicts(targets)
