@@ -31,6 +31,7 @@ from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .export.node_index import NodeIndex
+from .gravity.export import export_gravity, has_world_gravity
 from .joint_bridge import body_of, on_bone_node
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
@@ -339,7 +340,8 @@ class PhysicsExportExtension(JointExport):
             if scene.extensions and PENDING_KEY in scene.extensions:
                 del scene.extensions[PENDING_KEY]
                 scene.extensions = scene.extensions or None
-        if self.format == "NONE" or not (self.records or self.joints or self.vehicle_objects):
+        if self.format == "NONE" or not (self.records or self.joints or self.vehicle_objects
+                                         or has_world_gravity()):
             self._log(export_settings)
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
@@ -375,10 +377,13 @@ class PhysicsExportExtension(JointExport):
             return mesh_index.get(id(ref))
 
         mesh_nodes = self.mesh_nodes
+        # OMI_physics_gravity (io/blender/gravity/export.py): volumes on their trigger nodes
+        gravity = export_gravity(self.records, scene, self.yup, self.report)
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,
             resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
+            gravity=gravity,
         )
 
     def _name_nodes(self, start: int, nodes: list[Any]) -> None:

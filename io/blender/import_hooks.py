@@ -17,11 +17,13 @@ from ..codecs.registry import (
     HANDLED_EXTENSIONS,
     IGNORED_EXTENSIONS,
     decode_document,
+    decode_gravity_document,
     decode_vehicle_document,
     report_ignored,
 )
 from ..diagnostics import Report
 from ..document import DocumentView, NodeView
+from ..gravity import GravityScene
 from ..joints import settings_to_blender
 from ..model import Joint, PhysicsScene
 from ..structure import static_partner
@@ -29,6 +31,7 @@ from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import blender_mesh_from_gltf
 from .from_model import PropertyWriter
+from .gravity.bridge import write_gravity, write_world_gravity
 from .joint_bridge import body_of, reparent_keep_world, write_settings
 from .stored_settings import GROUP
 from .vehicle_bridge import write_vehicle_node
@@ -81,6 +84,7 @@ class PhysicsImportExtension:
         self.view: DocumentView | None = None
         self.physics = PhysicsScene()
         self.vehicles = VehicleScene()
+        self.gravity = GravityScene()
         self.report = Report()
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
@@ -88,10 +92,12 @@ class PhysicsImportExtension:
         self.report = Report()
         self.physics = PhysicsScene()
         self.vehicles = VehicleScene()
+        self.gravity = GravityScene()
         try:
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
             self.vehicles = decode_vehicle_document(self.view, self.report)
+            self.gravity = decode_gravity_document(self.view, self.report)
             report_ignored(self.view, self.report)
         except Exception as exc:
             LOG.exception("physics decoding failed")
@@ -103,6 +109,7 @@ class PhysicsImportExtension:
         """Write the decoded physics onto the objects the importer created."""
         try:
             self._apply(gltf, blender_scene)
+            self._apply_gravity(gltf, blender_scene)  # OMI_physics_gravity (io/blender/gravity)
         except Exception as exc:
             LOG.exception("applying physics failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
@@ -158,6 +165,18 @@ class PhysicsImportExtension:
             seat = parts.vehicle_body.pilot_seat if parts.vehicle_body else None
             seat_object = None if seat is None else _object_of(gltf, seat)
             write_vehicle_node(obj, parts, seat_object, writer)
+
+    def _apply_gravity(self, gltf: Any, blender_scene: Any) -> None:
+        """The world gravity onto the scene, each volume onto its node's object."""
+        scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
+        if self.gravity.world is not None:
+            write_world_gravity(scene, self.gravity.world)
+        for index, volume in self.gravity.nodes.items():
+            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+            if obj is None:
+                self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
+                continue
+            write_gravity(obj, volume, f"/nodes/{index}", self.report)
 
     def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
         """Make the node's object a joint connected to the right body (or frame)."""

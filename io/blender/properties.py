@@ -24,6 +24,11 @@ from ..layer_names import unique_name
 from ..model import MESH_SHAPES
 from ..rules import MIN_SIZE
 from .field_props import annotations
+from .gravity.properties import (
+    GltfPhysicsGravityFields,
+    GltfPhysicsGravityPoint,
+    GltfPhysicsWorldGravityFields,
+)
 from .joint_properties import (
     GltfPhysicsJointDriveProperties,
     GltfPhysicsJointFields,
@@ -101,7 +106,8 @@ class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
                          update=_unique_layer_name)
 
 
-class GltfPhysicsObjectProperties(GltfPhysicsJointFields, bpy.types.PropertyGroup):
+class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFields,
+                                  bpy.types.PropertyGroup):
     """Per-object rigid body, shape, material, filter, joint and vehicle settings; the plain
     fields of io/field_table.py are added from its rows."""
 
@@ -259,7 +265,7 @@ class GltfPhysicsProblemProperties(bpy.types.PropertyGroup):
     fix: StringProperty(name="Fix", description="The available fix, if any")
 
 
-class GltfPhysicsSceneProperties(bpy.types.PropertyGroup):
+class GltfPhysicsSceneProperties(GltfPhysicsWorldGravityFields, bpy.types.PropertyGroup):
     """Scene-wide physics export settings and collision layers."""
 
     export_format: EnumProperty(
@@ -299,6 +305,7 @@ CLASSES = (
     GltfPhysicsLayerProperties,
     GltfPhysicsJointLimitProperties,
     GltfPhysicsJointDriveProperties,
+    GltfPhysicsGravityPoint,
     GltfPhysicsObjectProperties,
     GltfPhysicsProblemProperties,
     GltfPhysicsSceneProperties,

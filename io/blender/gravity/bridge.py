@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Gravity settings ↔ the gravity model (glTF axes, the object's frame)."""
+
+from collections.abc import Hashable
+from typing import Any
+
+import bpy
+from mathutils import Vector
+
+from ... import axes
+from ...diagnostics import Report
+from ...field_table import GRAVITY, WORLD_GRAVITY, Field
+from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
+from ...model import Shape
+from ..field_props import to_blender, to_model
+from .properties import GRAVITY_ITEM, GRAVITY_KIND
+
+#: Shaped gravity's shape item → model kind, and back.
+SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder"}
+SHAPE_ITEM = {kind: item for item, kind in SHAPE_KIND.items()}
+
+
+def has_gravity(props: bpy.types.PropertyGroup) -> bool:
+    """True when the object is set to carry a gravity volume."""
+    return props.gravity_type != "NONE"
+
+
+def gravity_of(obj: bpy.types.Object, yup: bool = True) -> Gravity | None:
+    """The object's gravity volume in glTF axes (None when it has none)."""
+    props = obj.gltf_physics
+    if props.gravity_type not in GRAVITY_KIND:
+        return None
+    kind = GRAVITY_KIND[props.gravity_type]
+    values = {row.attr: to_model(row, getattr(props, row.prop), yup) for row in GRAVITY}
+    if kind == "line":
+        values["points"] = tuple(axes.vector_to_gltf(tuple(p), yup) for p in line_points(obj))
+    if kind == "shaped":
+        values["shape"] = _shape_of(props, yup)
+    return Gravity(kind=kind, **values)  # type: ignore[arg-type]
+
+
+def line_points(obj: bpy.types.Object) -> list[Vector]:
+    """The line's points in the object's space: its own list, or the vertices of the picked
+    curve or mesh object (evaluated, in vertex order)."""
+    props = obj.gltf_physics
+    source = props.gravity_line_object
+    if props.gravity_line_source != "OBJECT" or source is None:
+        return [Vector(point.co) for point in props.gravity_line_points]
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    evaluated = source.evaluated_get(depsgraph)
+    mesh = evaluated.to_mesh()
+    try:
+        to_local = obj.matrix_world.inverted_safe() @ source.matrix_world
+        return [to_local @ v.co for v in mesh.vertices] if mesh is not None else []
+    finally:
+        evaluated.to_mesh_clear()
+
+
+def _shape_of(props: bpy.types.PropertyGroup, yup: bool) -> Shape:
+    kind = SHAPE_KIND[props.gravity_shape_type]
+    return Shape(
+        kind,  # type: ignore[arg-type]
+        size=axes.extent_swap(tuple(props.gravity_shape_size), yup),
+        radius=props.gravity_shape_radius, height=props.gravity_shape_height,
+        radius_top=props.gravity_shape_radius_top,
+        radius_bottom=props.gravity_shape_radius_bottom,
+    )
+
+
+def world_gravity_of(scene: bpy.types.Scene, yup: bool = True) -> WorldGravity | None:
+    """The scene's world gravity in glTF axes (None when not set)."""
+    props = scene.gltf_physics
+    if not props.use_world_gravity:
+        return None
+    return WorldGravity(**{row.attr: to_model(row, getattr(props, row.prop), yup)
+                           for row in WORLD_GRAVITY})
+
+
+def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, report: Report,
+                  yup: bool = True) -> None:
+    """Set the object's gravity settings from a volume (glTF axes)."""
+    props = obj.gltf_physics
+    props.gravity_type = GRAVITY_ITEM[volume.kind]
+    for row in GRAVITY:
+        setattr(props, row.prop, _stored(row, getattr(volume, row.attr), yup))
+    if volume.kind == "line":
+        props.gravity_line_source = "POINTS"
+        props.gravity_line_points.clear()
+        for point in volume.points:
+            props.gravity_line_points.add().co = axes.vector_to_blender(point, yup)
+    if volume.kind == "shaped":
+        shape = volume.shape
+        if shape is None or shape.kind not in ANALYTIC_SHAPED:
+            what = "no shape" if shape is None else f"a {shape.kind} shape"
+            report.warn("gravity-shape-not-kept", str(where),
+                        f"shaped gravity towards {what} is not kept: the object pulls towards "
+                        "the default box; pick its shape in the Gravity panel")
+            return
+        props.gravity_shape_type = SHAPE_ITEM[shape.kind]
+        props.gravity_shape_size = axes.extent_swap(shape.size, yup)
+        props.gravity_shape_radius = shape.radius
+        props.gravity_shape_height = shape.height
+        props.gravity_shape_radius_top = shape.radius_top
+        props.gravity_shape_radius_bottom = shape.radius_bottom
+
+
+def write_world_gravity(scene: bpy.types.Scene, world: WorldGravity, yup: bool = True) -> None:
+    """Set the scene's world gravity from the model (glTF axes)."""
+    props = scene.gltf_physics
+    props.use_world_gravity = True
+    for row in WORLD_GRAVITY:
+        setattr(props, row.prop, _stored(row, getattr(world, row.attr), yup))
+
+
+def _stored(row: Field, value: Any, yup: bool) -> Any:
+    """A model value as the row's property stores it."""
+    return axes.vector_to_blender(value, yup) if row.axes == "vector" else to_blender(row, value)

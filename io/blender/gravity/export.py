@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What an export writes of gravity: each volume on the node carrying its object's trigger,
+and the world gravity of the scene the export started in."""
+
+from collections.abc import Iterable
+from typing import Any
+
+import bpy
+
+from ...diagnostics import Report
+from ...gravity import Gravity, GravityScene
+from ...model import NodePhysics, PhysicsScene, Trigger
+from .bridge import gravity_of, world_gravity_of
+
+
+def has_world_gravity() -> bool:
+    """True when the exporting scene sets a world gravity."""
+    return bool(bpy.context.scene.gltf_physics.use_world_gravity)
+
+
+def export_gravity(
+    records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
+) -> GravityScene:
+    """The volumes of the exported objects and the world gravity.
+
+    `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`).
+    A volume goes on the object's node when it carries the trigger; when the trigger shape
+    sits on a child node (an offset shape), the object's node becomes a compound trigger
+    over it, so the volume keeps the object's frame. A volume on a body, a collider, a
+    compound trigger's part or an object without a trigger is reported and not written.
+    """
+    gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
+    volumes: dict[int, Gravity | None] = {}
+    for record in records:
+        obj = record.obj
+        if obj.gltf_physics.gravity_type == "NONE":
+            continue
+        if id(obj) not in volumes:
+            volumes[id(obj)] = gravity_of(obj, yup)
+        volume = volumes[id(obj)]
+        body = scene.nodes.get(record.node, NodePhysics())
+        problem = _misplaced(obj, body, record.shape_part)
+        if volume is None or problem:
+            report.warn("gravity-not-on-trigger", obj.name,
+                        f"gravity {problem}; not written")
+            continue
+        if body.trigger is None:
+            scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
+        gravity.nodes[record.node] = volume
+    return gravity
+
+
+def _misplaced(obj: bpy.types.Object, body: NodePhysics, shape_part: NodePhysics | None) -> str:
+    """Why the object cannot carry a volume ("" when it can)."""
+    if body.motion is not None or body.collider is not None:
+        return "belongs on a trigger without motion or collider"
+    if body.trigger is None and (shape_part is None or shape_part.trigger is None):
+        return "needs a trigger shape (or a compound trigger) on the same object"
+    parent = obj.parent
+    props = obj.gltf_physics
+    while parent is not None and props.join_compound_trigger and not props.is_compound_trigger:
+        if parent.gltf_physics.is_compound_trigger:
+            return f"is on a part of compound trigger {parent.name}: put it on {parent.name}"
+        parent = parent.parent
+    return ""

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""OMI_physics_gravity through Blender: every corpus file and a hand-made file with each type
+(rotated and scaled nodes, negative amounts, priorities, replace/stop) imported and exported
+as OMI give the same world gravity and the same volumes in world space (the pull at world
+probe points, matched by node name); volumes authored in Blender are written in world-correct
+axes; a KHR export says once what it cannot write; exported files validate."""
+
+import importlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import bpy
+import numpy as np
+import pytest
+
+from gltf_physics.io.codecs.registry import decode_gravity_document
+from gltf_physics.io.diagnostics import Report
+from gltf_physics.io.document import DocumentView
+from gltf_physics.io.gravity import pull
+from gltf_physics.io.node_graph import NodeGraph
+from tests.conftest import CORPUS
+from tests.integration.conftest import MODULE
+from tests.integration.scene_helpers import assert_valid, import_file
+from tests.integration.test_meaning_roundtrip import export_logged, reported_codes
+from tests.support.schemas import load_gltf
+from tests.unit.test_gravity import PROBES, hand_made
+
+bridge = importlib.import_module(f"{MODULE}.io.blender.gravity.bridge")
+GRAVITY_CORPUS = CORPUS / "omi" / "current" / "OMI_physics_gravity"
+EXT = "OMI_physics_gravity"
+#: Blender (Z-up) → glTF (Y-up) for points and directions.
+TO_GLTF = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])
+
+
+def corpus_files() -> list[Path]:
+    return sorted(GRAVITY_CORPUS.glob("*/*.glb")) if GRAVITY_CORPUS.is_dir() else []
+
+
+def meaning_by_name(gltf: dict[str, Any]) -> dict[str, Any]:
+    """World gravity and, per volume node name, its settings and pull at the probes."""
+    gravity = decode_gravity_document(DocumentView.from_json(gltf), Report())
+    graph = NodeGraph.of(gltf)
+    volumes = {}
+    for index, volume in gravity.nodes.items():
+        name = gltf["nodes"][index].get("name", str(index))
+        world = graph.world(index)
+        volumes[name] = ((volume.kind, volume.priority, volume.replace, volume.stop),
+                         [pull(volume, world, p) for p in PROBES])
+    world = None if gravity.world is None else (
+        gravity.world.gravity * np.asarray(gravity.world.direction))
+    return {"world": world, "volumes": volumes}
+
+
+def assert_same(a: dict[str, Any], b: dict[str, Any]) -> None:
+    assert (a["world"] is None) == (b["world"] is None)
+    if a["world"] is not None:
+        assert np.allclose(a["world"], b["world"], atol=1e-5)
+    assert a["volumes"].keys() == b["volumes"].keys()
+    for name, (settings, pulls) in a["volumes"].items():
+        assert settings == b["volumes"][name][0], name
+        for mine, theirs in zip(pulls, b["volumes"][name][1], strict=True):
+            assert np.allclose(mine, theirs, rtol=1e-4, atol=1e-5), (name, mine, theirs)
+
+
+def through_blender(source: Path, tmp_path: Path, caplog, fmt: str = "OMI") -> tuple[dict, list]:
+    import_file(source)
+    out = tmp_path / f"out_{fmt}.gltf"
+    log = export_logged(out, fmt, caplog)
+    assert_valid(out)
+    return load_gltf(out), log
+
+
+@pytest.mark.skipif(not corpus_files(), reason="the shared corpus is absent (needs ../shared)")
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.stem)
+def test_corpus_file_keeps_its_gravity(path: Path, tmp_path: Path, caplog) -> None:
+    out, log = through_blender(path, tmp_path, caplog)
+    assert [line for line in log if "gravity" in line] == []
+    assert_same(meaning_by_name(load_gltf(path)), meaning_by_name(out))
+
+
+def test_hand_made_file_with_every_type_keeps_its_gravity(tmp_path: Path, caplog) -> None:
+    source = tmp_path / "hand_made.gltf"
+    source.write_text(json.dumps(hand_made()))
+    out, log = through_blender(source, tmp_path, caplog)
+    assert [line for line in log if "gravity" in line] == []
+    assert_same(meaning_by_name(hand_made()), meaning_by_name(out))
+    props = bpy.context.scene.gltf_physics
+    assert props.use_world_gravity and props.world_gravity_amount == pytest.approx(3.5)
+    assert tuple(props.world_gravity_direction) == pytest.approx((1.0, 0.0, 0.0))
+
+
+def _trigger(name: str, kind: str, location, rotation, scale, **values: Any) -> bpy.types.Object:
+    obj = bpy.data.objects.new(name, None)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location, obj.rotation_euler, obj.scale = location, rotation, scale
+    props = obj.gltf_physics
+    props.shape_type, props.shape_role, props.size_mode = "SPHERE", "TRIGGER", "CUSTOM"
+    props.radius = 20.0
+    props.gravity_type = kind
+    for key, value in values.items():
+        setattr(props, key, value)
+    return obj
+
+
+def test_authored_volumes_are_written_in_world_correct_axes(clean_scene, tmp_path: Path,
+                                                            caplog) -> None:
+    curve = bpy.data.curves.new("Spine", "CURVE")
+    spline = curve.splines.new("POLY")
+    spline.points.add(2)
+    for point, co in zip(spline.points, ((0, 0, 0, 1), (0, 3, 1, 1), (2, 4, 1, 1)), strict=True):
+        point.co = co
+    spine = bpy.data.objects.new("Spine", curve)
+    clean_scene.collection.objects.link(spine)
+    spine.location = (1.0, 0.0, 0.0)
+    made = [
+        _trigger("Ramp", "DIRECTIONAL", (1, 2, 3), (0.3, 0.0, 0.9), (1, 2, 1),
+                 gravity_amount=-4.0, gravity_direction=(0.0, 0.6, -0.8),
+                 gravity_priority=500, gravity_stop=True),
+        _trigger("Planet", "POINT", (-3, 0, 1), (0.0, 0.0, 0.0), (2, 2, 2),
+                 gravity_unit_distance=1.5, gravity_replace=True),
+        _trigger("Disc", "DISC", (0, 5, 0), (0.7, 0.2, 0.0), (1, 1, 1), gravity_radius=2.0),
+        _trigger("Ring", "TORUS", (0, -5, 0), (0.0, 1.2, 0.0), (1, 1, 1), gravity_radius=3.0,
+                 gravity_unit_distance=0.5, gravity_amount=-2.0),
+        _trigger("Snake", "LINE", (4, 4, 0), (0.0, 0.0, 0.5), (1, 1, 1),
+                 gravity_line_source="OBJECT", gravity_line_object=spine),
+        _trigger("Cube", "SHAPED", (-4, -4, 2), (0.4, 0.0, 0.0), (1, 1, 1),
+                 gravity_shape_type="BOX", gravity_shape_size=(1.0, 2.0, 3.0),
+                 gravity_priority=-1000),
+    ]
+    clean_scene.gltf_physics.use_world_gravity = True
+    clean_scene.gltf_physics.world_gravity_direction = (0.0, 1.0, 0.0)  # glTF −Z
+    bpy.context.view_layer.update()
+    out = tmp_path / "authored.gltf"
+    log = export_logged(out, "OMI", caplog)
+    assert_valid(out)
+    assert [line for line in log if "gravity" in line] == []
+    gltf = load_gltf(out)
+    written = meaning_by_name(gltf)
+    assert written["world"] == pytest.approx((0.0, 0.0, -9.80665))
+    for obj in made:
+        volume = bridge.gravity_of(obj)  # glTF axes, the object's frame
+        basis = np.identity(4)
+        basis[:3, :3] = TO_GLTF
+        matrix = basis @ np.array(obj.matrix_world) @ basis.T  # the object's frame, glTF axes
+        expected = [pull(volume, matrix, p) for p in PROBES]
+        settings, pulls = written["volumes"][obj.name]
+        assert settings[0] == obj.gltf_physics.gravity_type.lower()
+        for mine, theirs in zip(expected, pulls, strict=True):
+            assert np.allclose(mine, theirs, rtol=1e-4, atol=1e-5), obj.name
+    assert len(gltf["extensions"]["OMI_physics_shape"]["shapes"]) == 2  # trigger + gravity box
+    snake = next(n for n in gltf["nodes"] if n.get("name") == "Snake")
+    assert len(snake["extensions"][EXT]["line"]["points"]) == 9
+
+
+def test_offset_trigger_shape_becomes_a_compound_trigger(clean_scene, tmp_path: Path,
+                                                         caplog) -> None:
+    obj = _trigger("Well", "POINT", (0, 0, 0), (0, 0, math.pi / 2), (1, 1, 1))
+    obj.gltf_physics.shape_offset = (0.0, 0.0, 2.0)
+    out = tmp_path / "offset.gltf"
+    log = export_logged(out, "OMI", caplog)
+    assert_valid(out)
+    assert [line for line in log if "gravity" in line] == []
+    gltf = load_gltf(out)
+    well = next(n for n in gltf["nodes"] if n.get("name") == "Well")
+    assert well["extensions"]["OMI_physics_body"] == {"trigger": {"nodes": well["children"]}}
+    assert well["extensions"][EXT]["type"] == "point"
+
+
+def test_khr_export_says_once_what_it_cannot_write(clean_scene, tmp_path: Path, caplog) -> None:
+    for i in range(3):
+        _trigger(f"Zone{i}", "POINT", (i * 50, 0, 0), (0, 0, 0), (1, 1, 1))
+    clean_scene.gltf_physics.use_world_gravity = True
+    out = tmp_path / "khr.gltf"
+    log = export_logged(out, "KHR", caplog)
+    assert_valid(out)
+    assert EXT not in out.read_text()
+    said = [line for line in log if "[khr-no-gravity]" in line]
+    assert len(said) == 1 and reported_codes(log)["khr-no-gravity"] == 1
+    assert all(f"point volume on node Zone{i}" in said[0] for i in range(3))
+    assert "the world gravity" in said[0]
+
+
+def test_gravity_on_a_collider_or_a_compound_part_is_said_not_written(clean_scene,
+                                                                     tmp_path: Path,
+                                                                     caplog) -> None:
+    rock = _trigger("Rock", "POINT", (0, 0, 0), (0, 0, 0), (1, 1, 1), shape_role="COLLIDER")
+    root = bpy.data.objects.new("Zone", None)
+    clean_scene.collection.objects.link(root)
+    root.gltf_physics.is_compound_trigger = True
+    part = _trigger("Part", "POINT", (5, 0, 0), (0, 0, 0), (1, 1, 1))
+    part.parent = root
+    out = tmp_path / "misplaced.gltf"
+    log = export_logged(out, "OMI", caplog)
+    assert_valid(out)
+    assert EXT not in out.read_text()
+    lines = [line for line in log if "[gravity-not-on-trigger]" in line]
+    assert len(lines) == 2 and any(rock.name in x for x in lines) and any(
+        "compound trigger Zone" in x for x in lines)
