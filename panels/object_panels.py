@@ -341,9 +341,17 @@ class GLTF_PHYSICS_PT_vehicle_part(_PhysicsTab, bpy.types.Panel):
         if props.vehicle_part != "NONE":
             draw_fields(layout, props, props.vehicle_part.lower())
         if props.vehicle_part == "WHEEL":
-            layout.prop(props, "use_material")
-            if props.use_material:
-                layout.label(text="Wheel friction: see Physics Material", icon="INFO")
+            layout.prop(props, "wheel_own_material")
+            if props.wheel_own_material:
+                own = props.wheel_material
+                layout.prop(own, "use_material")
+                column = layout.column()
+                column.enabled = own.use_material
+                draw_fields(column, own, "material")
+            else:
+                layout.prop(props, "use_material")
+                if props.use_material:
+                    layout.label(text="Wheel friction: see Physics Material", icon="INFO")
         if props.is_seat:
             draw_fields(layout, props, "seat")
 

@@ -19,7 +19,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, SMALLEST_POSITIVE
+from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, SMALLEST_POSITIVE, rows
 from ..layer_names import unique_name
 from ..model import MESH_SHAPES
 from ..rules import MIN_SIZE
@@ -104,6 +104,17 @@ class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
 
     name: StringProperty(name="Name", description="Name of the collision layer", default="Layer",
                          update=_unique_layer_name)
+
+
+class GltfPhysicsWheelMaterialProperties(bpy.types.PropertyGroup):
+    """A wheel's own physics material, when it differs from its object's collider's."""
+
+    use_material: BoolProperty(
+        name="Physics Material", description="Give the wheel friction and restitution values",
+    )
+
+
+GltfPhysicsWheelMaterialProperties.__annotations__.update(annotations(rows("material")))
 
 
 class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFields,
@@ -235,6 +246,15 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
         items=PART_ITEMS,
     )
     is_seat: BoolProperty(name="Seat", description="This object is a seat (OMI_seat)")
+    wheel_own_material: BoolProperty(
+        name="Own Wheel Material",
+        description="The wheel has its own physics material (else the object's Physics "
+        "Material, which its collider uses too)",
+    )
+    wheel_material: PointerProperty(
+        type=GltfPhysicsWheelMaterialProperties, name="Wheel Material",
+        description="The wheel's own physics material",
+    )
 
     use_filter: BoolProperty(
         name="Collision Filter", description="Restrict which collision layers this shape meets",
@@ -306,6 +326,7 @@ CLASSES = (
     GltfPhysicsJointLimitProperties,
     GltfPhysicsJointDriveProperties,
     GltfPhysicsGravityPoint,
+    GltfPhysicsWheelMaterialProperties,
     GltfPhysicsObjectProperties,
     GltfPhysicsProblemProperties,
     GltfPhysicsSceneProperties,
@@ -315,7 +336,7 @@ CLASSES = (
 #: The object's groups: a library override keeps their edits (Blender keeps an override's
 #: edits only of properties flagged overridable).
 OVERRIDABLE = (GltfPhysicsJointLimitProperties, GltfPhysicsJointDriveProperties,
-               GltfPhysicsObjectProperties)
+               GltfPhysicsWheelMaterialProperties, GltfPhysicsObjectProperties)
 
 
 def _make_overridable(cls: type) -> None:

@@ -2,9 +2,12 @@
 """Vehicle, wheel, thruster and seat properties ↔ the vehicle model (glTF space)."""
 
 from collections.abc import Callable, Hashable
+from dataclasses import astuple
 
 import bpy
 
+from ..model import PhysicsMaterial
+from ..numbers import canon
 from ..vehicle_model import HoverThruster, Seat, Thruster, VehicleBody, VehicleNode, Wheel
 from .field_props import values_of, write_values
 from .from_model import PropertyWriter
@@ -39,11 +42,16 @@ def vehicle_node_of(
         )
     if props.vehicle_part in PARTS:
         attr, cls, group = PARTS[props.vehicle_part]
-        extra = {"physics_material": material_of(props)} if cls is Wheel else {}
+        extra = {"physics_material": wheel_material_of(props)} if cls is Wheel else {}
         parts[attr] = cls(**values_of(props, group, yup), **extra)
     if props.is_seat:
         parts["seat"] = Seat(**values_of(props, "seat", yup))
     return VehicleNode(**parts)
+
+
+def wheel_material_of(props: bpy.types.PropertyGroup) -> PhysicsMaterial | None:
+    """The wheel's physics material: its own, or the object's (which its collider uses)."""
+    return material_of(props.wheel_material if props.wheel_own_material else props)
 
 
 def write_vehicle_node(
@@ -59,14 +67,42 @@ def write_vehicle_node(
             props.motion_type = "DYNAMIC"
         write_values(props, "vehicle_body", body, yup)
         props.vehicle_pilot_seat = seat_object
-    for item, (attr, _cls, group) in PARTS.items():
+    present = [(item, attr, group) for item, (attr, _cls, group) in PARTS.items()
+               if getattr(node, attr) is not None]
+    if present:
+        item, attr, group = present[0]
         part = getattr(node, attr)
-        if part is None:
-            continue
         props.vehicle_part = item
         write_values(props, group, part, yup)
         if attr == "wheel":
-            writer.write_material(props, part.physics_material)
+            _write_wheel_material(props, part.physics_material, writer)
+    for _item, dropped, _group in present[1:]:
+        writer.report.warn(
+            "vehicle-part-dropped", obj.name,
+            f"the node also has a {dropped.replace('_', ' ')}: an object holds one vehicle "
+            f"part, so the {attr.replace('_', ' ')} was kept and the {dropped.replace('_', ' ')} "
+            "dropped")
     if node.seat is not None:
         props.is_seat = True
         write_values(props, "seat", node.seat, yup)
+
+
+def _write_wheel_material(
+    props: bpy.types.PropertyGroup, material: PhysicsMaterial | None, writer: PropertyWriter,
+) -> None:
+    """The wheel's material: the object's own when no collider there has another; else
+    the wheel's own, so the collider keeps its material."""
+    collider = props.shape_type != "NONE" and props.shape_role == "COLLIDER"
+    if not collider:
+        writer.write_material(props, material)
+    elif not _same_material(material, material_of(props)):
+        props.wheel_own_material = True
+        writer.write_material(props.wheel_material, material)
+
+
+def _same_material(a: PhysicsMaterial | None, b: PhysicsMaterial | None) -> bool:
+    """Equal as written (Blender stores float32)."""
+    if a is None or b is None:
+        return a is b
+    return [canon(v) if isinstance(v, float) else v for v in astuple(a)] == \
+        [canon(v) if isinstance(v, float) else v for v in astuple(b)]

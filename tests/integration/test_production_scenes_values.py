@@ -475,3 +475,91 @@ def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path):
             ext = "KHR_implicit_shapes" if fmt == "khr" else "OMI_physics_shape"
             assert gltf["extensions"][ext]["shapes"][0]["type"] == kind
             h.assert_valid(path)
+
+
+# -- wheels on collider nodes, two parts on one node ----------------------------------------
+
+
+def _car_with_a_colliding_wheel():
+    objs = h.build_car()
+    wheel = next(o for o in objs.values() if o.gltf_physics.vehicle_part == "WHEEL")
+    h.set_physics(wheel, shape_type="CYLINDER", shape_role="COLLIDER", use_material=True,
+                  static_friction=0.3, dynamic_friction=0.25, wheel_own_material=True)
+    own = wheel.gltf_physics.wheel_material
+    own.use_material, own.static_friction, own.dynamic_friction = True, 1.5, 1.4
+    return wheel
+
+
+def _wheel_and_collider_materials(gltf: dict, name: str, fmt: str) -> tuple[dict, dict]:
+    ext = "KHR_physics_rigid_bodies" if fmt == "KHR" else "OMI_physics_body"
+    pool = gltf["extensions"][ext]["physicsMaterials"]
+    node = _node(gltf, name)
+    collider = pool[node["extensions"][ext]["collider"]["physicsMaterial"]]
+    wheel_index = node["extensions"]["OMI_vehicle_wheel"]["wheel"]
+    wheel = gltf["extensions"]["OMI_vehicle_wheel"]["wheels"][wheel_index]
+    return collider, pool[wheel["physicsMaterial"]]
+
+
+def _frictions(material: dict) -> tuple[float, float]:
+    return material["staticFriction"], material["dynamicFriction"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_wheel_on_a_collider_keeps_both_materials(clean_scene, tmp_path, fmt):
+    wheel = _car_with_a_colliding_wheel()
+    name = wheel.name
+    path = tmp_path / f"wheel_{fmt}.gltf"
+    collider, own = _wheel_and_collider_materials(h.export(path, fmt), name, fmt)
+    h.assert_valid(path)
+    assert _frictions(collider) == pytest.approx((0.3, 0.25))
+    assert _frictions(own) == pytest.approx((1.5, 1.4))
+    report = Report()  # the converter keeps both
+    converted = convert_document(load_gltf(path), fmt, report=report, base_dir=tmp_path)
+    collider, own = _wheel_and_collider_materials(converted, name, fmt)
+    assert [*_frictions(collider), *_frictions(own)] == pytest.approx([0.3, 0.25, 1.5, 1.4])
+    h.import_file(path)  # Blender keeps both
+    props = bpy.data.objects[name].gltf_physics
+    assert props.wheel_own_material and props.use_material
+    assert (props.static_friction, props.wheel_material.static_friction) == pytest.approx(
+        (0.3, 1.5))
+    again = tmp_path / f"wheel_again_{fmt}.gltf"
+    collider, own = _wheel_and_collider_materials(h.export(again, fmt), name, fmt)
+    assert [*_frictions(collider), *_frictions(own)] == pytest.approx([0.3, 0.25, 1.5, 1.4])
+    h.assert_valid(again)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_wheel_sharing_its_colliders_material_stays_shared(clean_scene, tmp_path, fmt):
+    wheel = _car_with_a_colliding_wheel()
+    wheel.gltf_physics.wheel_own_material = False
+    path = tmp_path / f"shared_{fmt}.gltf"
+    collider, own = _wheel_and_collider_materials(h.export(path, fmt), wheel.name, fmt)
+    assert collider == own
+    name = wheel.name
+    h.import_file(path)
+    assert not bpy.data.objects[name].gltf_physics.wheel_own_material
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_two_vehicle_parts_on_one_node_report_the_dropped_one(clean_scene, tmp_path, fmt,
+                                                              caplog):
+    import logging
+
+    objs = h.build_car()
+    name = next(o for o in objs.values() if o.gltf_physics.vehicle_part == "WHEEL").name
+    path = tmp_path / f"car_{fmt}.gltf"
+    gltf = h.export(path, fmt)
+    gltf["extensions"]["OMI_vehicle_thruster"] = {"thrusters": [{"maxForce": 50.0}]}
+    gltf["extensionsUsed"].append("OMI_vehicle_thruster")
+    _node(gltf, name)["extensions"]["OMI_vehicle_thruster"] = {"thruster": 0}
+    both = tmp_path / f"both_{fmt}.gltf"
+    both.write_text(json.dumps(gltf))
+    converted = convert_document(load_gltf(both), fmt, report=Report(), base_dir=tmp_path)
+    kept = _node(converted, name)["extensions"]  # the converter keeps both parts
+    assert {"OMI_vehicle_wheel", "OMI_vehicle_thruster"} <= kept.keys()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        h.import_file(both)
+    assert bpy.data.objects[name].gltf_physics.vehicle_part == "WHEEL"
+    said = [r.getMessage() for r in caplog.records if "thruster dropped" in r.getMessage()]
+    assert len(said) == 1 and name in said[0] and "wheel was kept" in said[0]
