@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender.decomposition import DecompositionRun, read_source, targets
+from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
 from . import validation
 
@@ -48,6 +49,12 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         default=0, min=0,
     )
     start_modal: bpy.props.BoolProperty(options={"HIDDEN", "SKIP_SAVE"})
+    #: The `target` of the dialog open now ("" when none).
+    dialog_target = ""
+    target: bpy.props.StringProperty(
+        name="Object", description="Decompose this object instead of the selection (the "
+        "Fix of Check Physics: the selection stays as it is)", options={"HIDDEN", "SKIP_SAVE"},
+    )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -55,10 +62,13 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         if reason:
             cls.poll_message_set(reason)
             return False
-        if not targets(_selection(context)):
+        # A Fix's dialog runs on its problem's object, not the selection: poll, called again
+        # when the dialog is confirmed, cannot see the operator's `target`.
+        found = targets(_selection(context)) or targets(_selection(context, cls.dialog_target))
+        if not found:
             cls.poll_message_set("Select a mesh object (not a collision-only proxy)")
             return False
-        return True
+        return poll_refusal(cls, found)
 
     def settings(self) -> Settings:
         """The options as the decomposition takes them."""
@@ -70,8 +80,10 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         if not _interactive(context):  # no UI to show progress in: run to the end
             return self.execute(context)
         depsgraph = context.evaluated_depsgraph_get()
-        self._checks = [read_source(obj, depsgraph) for obj in targets(_selection(context))]
+        self._checks = [read_source(obj, depsgraph)
+                        for obj in targets(_selection(context, self.target))]
         self.start_modal = True
+        type(self).dialog_target = self.target
         return context.window_manager.invoke_props_dialog(self, width=420)
 
     def draw(self, _context: bpy.types.Context) -> None:
@@ -87,8 +99,14 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
                 layout.label(text=f"{source.name} {note}", icon="ERROR" if problem else "INFO")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        run = DecompositionRun.prepare(targets(_selection(context)), self.settings(),
-                                       context.evaluated_depsgraph_get())
+        type(self).dialog_target = ""
+        chosen = targets(_selection(context, self.target))
+        if not chosen:
+            self.report({"ERROR"}, f"No object {self.target!r} to decompose")
+            return {"CANCELLED"}
+        if refuse(self, chosen):
+            return {"CANCELLED"}
+        run = DecompositionRun.prepare(chosen, self.settings(), context.evaluated_depsgraph_get())
         if self.start_modal and _interactive(context) and run.sources:
             self.start_modal = False  # a redo from the Adjust panel runs to the end
             return self._start(context, run)
@@ -153,7 +171,11 @@ def _interactive(context: bpy.types.Context) -> bool:
     return context.window is not None and not bpy.app.background
 
 
-def _selection(context: bpy.types.Context) -> list[bpy.types.Object]:
+def _selection(context: bpy.types.Context, name: str = "") -> list[bpy.types.Object]:
+    """The selected and active objects, or only the object named `name` when given."""
+    if name:
+        obj = bpy.data.objects.get(name)
+        return [obj] if obj is not None else []
     objs = list(context.selected_objects or [])
     if context.active_object is not None and context.active_object not in objs:
         objs.append(context.active_object)

@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender.hull_proxy import make_hull_proxy
+from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.hull import ENGINE_MAX_POINTS
 
 
@@ -21,10 +22,13 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return any(o.type == "MESH" for o in _targets(context))
+        targets = [o for o in _targets(context) if o.type == "MESH"]
+        return bool(targets) and poll_refusal(cls, targets)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = [o for o in _targets(context) if o.type == "MESH"]
+        if refuse(self, targets):
+            return {"CANCELLED"}
         wm = context.window_manager
         wm.progress_begin(0, len(targets))
         errors = []

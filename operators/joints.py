@@ -4,6 +4,8 @@
 import bpy
 
 from ..io.blender.joint_bridge import preset_of, settings_of, write_custom
+from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.ownership import JOINT, link_like, mark
 
 PRESET_ITEMS = [
     (key, label, tip) for key, label, tip in (
@@ -50,6 +52,7 @@ class GLTF_PHYSICS_OT_joint_add(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         active = context.active_object
+        # Only the new joints change (in editable collections): linked bodies are fine.
         location = (
             context.scene.cursor.location.copy() if self.placement == "CURSOR"
             else active.matrix_world.translation.copy()
@@ -68,8 +71,8 @@ class GLTF_PHYSICS_OT_joint_add(bpy.types.Operator):
 
     def _joint(self, context, body, connected, location) -> bpy.types.Object:
         joint = bpy.data.objects.new(f"{body.name}.joint", None)
-        for collection in body.users_collection:
-            collection.objects.link(joint)
+        link_like(joint, body, context.scene)
+        mark(joint, JOINT, body)
         joint.empty_display_type = "ARROWS"
         joint.empty_display_size = 0.25
         joint.parent = body
@@ -91,9 +94,12 @@ class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and preset_of(obj.gltf_physics) is not None
+        return obj is not None and preset_of(obj.gltf_physics) is not None \
+            and poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
+        if refuse(self, [context.object]):
+            return {"CANCELLED"}
         props = context.object.gltf_physics
         write_custom(props, settings_of(props).limits)  # as read from a file when unedited
         return {"FINISHED"}
@@ -110,7 +116,8 @@ class _JointListEdit:
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and obj.gltf_physics.joint_type != "NONE"
+        return obj is not None and obj.gltf_physics.joint_type != "NONE" \
+            and poll_refusal(cls, [obj])
 
     def _collection(self, props):
         if self.items == "LIMITS":

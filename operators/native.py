@@ -4,9 +4,15 @@
 import bpy
 
 from ..io.blender import native_convert
+from ..io.blender.joint_bridge import body_of
+from ..io.blender.tools.editable import poll_refusal, refuse
 
 
 def _run(op: bpy.types.Operator, context: bpy.types.Context, direction: str) -> set[str]:
+    selected = context.selected_objects
+    bodies = [body_of(o.parent) for o in selected if o.parent is not None]  # converted along
+    if refuse(op, [*selected, *bodies], rigid_body=direction == native_convert.TO_NATIVE):
+        return {"CANCELLED"}
     changed, notes = native_convert.convert(context.selected_objects, direction)
     for note in notes:
         op.report({"WARNING"}, note)
@@ -21,11 +27,11 @@ def _run(op: bpy.types.Operator, context: bpy.types.Context, direction: str) -> 
     return {"FINISHED"}
 
 
-def _poll(cls: type, context: bpy.types.Context) -> bool:
+def _poll(cls: type, context: bpy.types.Context, rigid_body: bool) -> bool:
     if not context.selected_objects:
         cls.poll_message_set("Select the objects to convert")
         return False
-    return True
+    return poll_refusal(cls, context.selected_objects, rigid_body=rigid_body)
 
 
 class GLTF_PHYSICS_OT_from_native(bpy.types.Operator):
@@ -37,7 +43,7 @@ class GLTF_PHYSICS_OT_from_native(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return _poll(cls, context)
+        return _poll(cls, context, rigid_body=False)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         return _run(self, context, native_convert.FROM_NATIVE)
@@ -52,7 +58,7 @@ class GLTF_PHYSICS_OT_to_native(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return _poll(cls, context)
+        return _poll(cls, context, rigid_body=True)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         return _run(self, context, native_convert.TO_NATIVE)

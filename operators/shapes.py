@@ -5,6 +5,7 @@ import bpy
 
 from ..io.blender.fitting import apply_fit, fit_shape, local_bounds, principal_fit
 from ..io.blender.hull import evaluated_vertices
+from ..io.blender.tools.editable import poll_refusal, refuse
 
 ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
 
@@ -24,10 +25,14 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and obj.gltf_physics.shape_type in ANALYTIC
+        if obj is None or obj.gltf_physics.shape_type not in ANALYTIC:
+            return False
+        return poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = set(context.selected_objects) | {context.object}
+        if refuse(self, [o for o in targets if o.gltf_physics.shape_type in ANALYTIC]):
+            return {"CANCELLED"}
         fitted, kept, unfitted = 0, [], []
         depsgraph = context.evaluated_depsgraph_get()
         for obj in targets:

@@ -3,6 +3,7 @@
 
 import bpy
 
+from ..io.blender.tools.editable import refuse
 from ..io.blender.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
 
@@ -22,8 +23,8 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
 
     bl_idname = "gltf_physics.validate"
     bl_label = "Check Physics"
-
     bl_options = {"REGISTER", "UNDO"}  # the problem list is stored on the scene
+
     def execute(self, context: bpy.types.Context) -> set[str]:
         count = store(context.scene)
         self.report({"WARNING"} if count else {"INFO"},
@@ -73,20 +74,20 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
                 or bpy.app.background or obj.name not in context.view_layer.objects:
             return self.execute(context)
         # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
-        # problem's object; it refreshes the list and makes its own undo step.
-        for other in context.selected_objects:
-            other.select_set(False)
-        obj.select_set(True)
-        context.view_layer.objects.active = obj
-        if not bpy.ops.gltf_physics.convex_decompose.poll():
-            return self.execute(context)
-        bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT")
+        # problem's object, the selection left as it is; it refreshes the list and makes
+        # its own undo step.
+        with context.temp_override(selected_objects=[obj], active_object=obj, object=obj):
+            if not bpy.ops.gltf_physics.convex_decompose.poll():
+                return self.execute(context)
+            bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT", target=obj.name)
         return {"CANCELLED"}  # nothing changed here: no undo step of its own
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         problem = self._problem(context)
         obj = bpy.data.objects.get(problem.obj) if problem else None
         if obj is None or not problem.fix:
+            return {"CANCELLED"}
+        if refuse(self, [obj], mesh=problem.fix == "apply-scale"):
             return {"CANCELLED"}
         try:
             done = apply_fix(obj, problem.fix)

@@ -5,6 +5,8 @@ import bpy
 from mathutils import Matrix, Vector
 
 from ..io.blender.fitting import local_bounds
+from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.ownership import WHEEL, link_like, mark
 
 STEERING_ANGLE = 0.6  # rad, front wheels
 DRIVE_FORCE_PER_KG = 5.0  # N of propulsion per kg of vehicle mass, shared by the rear wheels
@@ -28,11 +30,12 @@ class GLTF_PHYSICS_OT_wheels_add(bpy.types.Operator):
         if obj is None or obj.gltf_physics.motion_type != "DYNAMIC":
             cls.poll_message_set("The active object must be a Dynamic body")
             return False
-        return True
+        return poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         vehicle = context.active_object
-        vehicle.gltf_physics.is_vehicle = True
+        if refuse(self, [vehicle]):
+            return {"CANCELLED"}
         markers = [o for o in context.selected_objects if o.type == "EMPTY" and o != vehicle]
         # Wheels live in the vehicle's frame without its scale: their radius is in metres.
         scale = Matrix.Diagonal(vehicle.matrix_world.to_scale()).to_4x4()
@@ -49,23 +52,24 @@ class GLTF_PHYSICS_OT_wheels_add(bpy.types.Operator):
             radius = radius or max((hi.z - lo.z) / 4, 0.05)
             spots = [Vector((x, y, lo.z + radius)) for y in (lo.y, hi.y) for x in (lo.x, hi.x)]
         radius = radius or 0.25
+        vehicle.gltf_physics.is_vehicle = True
         center_y = sum(s.y for s in spots) / len(spots)
         rear = [s for s in spots if s.y >= center_y]
         force = vehicle.gltf_physics.mass * DRIVE_FORCE_PER_KG / max(len(rear), 1)
         for obj in context.selected_objects:
             obj.select_set(False)
         for number, spot in enumerate(spots):
-            wheel = self._wheel(vehicle, f"{vehicle.name}.wheel{number}", spot, radius,
-                                front=spot.y < center_y, force=force)
+            wheel = self._wheel(context, vehicle, f"{vehicle.name}.wheel{number}", spot,
+                                radius, front=spot.y < center_y, force=force)
             wheel.matrix_parent_inverse = scale.inverted_safe()
         self.report({"INFO"}, f"Added {len(spots)} wheels to {vehicle.name}")
         return {"FINISHED"}
 
     @staticmethod
-    def _wheel(vehicle, name, spot, radius, front, force) -> bpy.types.Object:
+    def _wheel(context, vehicle, name, spot, radius, front, force) -> bpy.types.Object:
         wheel = bpy.data.objects.new(name, None)
-        for collection in vehicle.users_collection:
-            collection.objects.link(wheel)
+        link_like(wheel, vehicle, context.scene)
+        mark(wheel, WHEEL, vehicle)
         wheel.parent = vehicle
         wheel.location = spot
         wheel.empty_display_type = "PLAIN_AXES"

@@ -5,35 +5,35 @@ import bpy
 
 from ..hull import ENGINE_MAX_POINTS
 from .hull import hull_mesh, simplify_object_hull
+from .tools.ownership import HULL_PROXY, link_like, made_by, mark, remove_mesh
 
 HULL_SUFFIX = ".hull"
 
 
 def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS) -> float:
-    """Give `obj` a Convex Hull shape using a simplified hull proxy; returns the volume error."""
+    """Give `obj` a Convex Hull shape using a simplified hull proxy; returns the volume error.
+
+    The proxy this tool made for `obj` earlier gets the new hull; any other object the shape
+    used (a user's low-poly child…) is left as it is and a new proxy is made."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
     result = simplify_object_hull(obj, depsgraph, max_points)
-    mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
     props = obj.gltf_physics
-    proxy = props.mesh_object if _is_own_proxy(obj, props.mesh_object) else None
+    proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) else None
+    mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
     if proxy is None:
         proxy = bpy.data.objects.new(f"{obj.name}{HULL_SUFFIX}", mesh)
-        for collection in obj.users_collection:
-            collection.objects.link(proxy)
+        link_like(proxy, obj, bpy.context.scene)
         proxy.parent = obj
         proxy.display_type = "WIRE"
         proxy.hide_render = True
         proxy.gltf_physics.collision_only = True
+        mark(proxy, HULL_PROXY, obj)
     else:
         old = proxy.data
         proxy.data = mesh
-        if old.users == 0:
-            bpy.data.meshes.remove(old)
+        mark(mesh, HULL_PROXY)
+        remove_mesh(old, HULL_PROXY)
     props.shape_type = "CONVEX"
     props.mesh_source = "OBJECT"
     props.mesh_object = proxy
     return result.volume_error
-
-
-def _is_own_proxy(obj: bpy.types.Object, proxy: bpy.types.Object | None) -> bool:
-    return proxy is not None and proxy.parent == obj and proxy.name.startswith(obj.name)

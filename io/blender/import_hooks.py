@@ -34,6 +34,7 @@ from .from_model import PropertyWriter
 from .gravity.bridge import write_gravity, write_world_gravity
 from .joint_bridge import body_of, reparent_keep_world, write_settings
 from .stored_settings import GROUP
+from .tools.ownership import IMPORT_PROXY, mark
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
@@ -135,6 +136,7 @@ class PhysicsImportExtension:
             proxy.display_type = "WIRE"
             proxy.hide_render = True
             proxy.gltf_physics.collision_only = True
+            mark(proxy, IMPORT_PROXY, owner)
             return proxy
 
         nodes = ImporterNodes(gltf.data.nodes or [])

@@ -29,7 +29,8 @@ Mapping (≈ marks an approximation):
   the inertia from the shapes (a compound's from its bounding box).
 - Not mapped: initial velocities, gravity factor, custom centre of mass and inertia, joint
   collisions (connected bodies never collide). Objects that already carry a Blender rigid body
-  of their own are left alone. Joints refer to the helpers of the build they were added
+  or rigid body constraint of their own are left alone (the user's constraint is simulated
+  instead of the joint). Joints refer to the helpers of the build they were added
   after: build, then join.
 """
 
@@ -146,7 +147,7 @@ def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     added = []
     for obj in scene.objects:
         props = obj.gltf_physics
-        if props.joint_type == "NONE":
+        if props.joint_type == "NONE" or _users_constraint(obj):
             continue
         body_a = body_of(obj)
         attachment = props.joint_attachment
@@ -160,11 +161,30 @@ def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     return added
 
 
+def changed_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """The objects a preview of `scene` changes (bodies get a rigid body or a follow
+    constraint, joints a rigid body constraint): they must be editable."""
+    bodies = [body.obj for body in find_bodies(scene.objects)
+              if body.obj.rigid_body is None or body.obj.get(RIGID_BODY_TAG)]
+    joints = [obj for obj in scene.objects
+              if obj.gltf_physics.joint_type != "NONE" and not _users_constraint(obj)]
+    return bodies + joints
+
+
+def _users_constraint(obj: bpy.types.Object) -> bool:
+    """A rigid body constraint of the user's own: the preview leaves it (and its joint) be."""
+    return obj.rigid_body_constraint is not None and obj.get(CONSTRAINT_TAG) is None
+
+
 def remove_preview(scene: bpy.types.Scene) -> None:
     """Remove every rigid body, constraint and helper build_preview/add_joint_constraint
     created, and the world if it created it."""
     world = scene.rigidbody_world
     collections = [c for c in (world.collection, world.constraints) if c] if world else []
+    # Blender clears every constraint's link to an object whose rigid body is removed: the
+    # user's own constraints get theirs back.
+    users = [(obj, obj.rigid_body_constraint.object1, obj.rigid_body_constraint.object2)
+             for obj in _tagged(scene, None) if _users_constraint(obj)]
     for obj in _tagged(scene, CONSTRAINT_TAG):
         _remove_constraint(scene, obj)
     for obj in _tagged(scene, PROXY_TAG):
@@ -173,6 +193,9 @@ def remove_preview(scene: bpy.types.Scene) -> None:
         _delete_helper(obj)
     for obj in _tagged(scene, RIGID_BODY_TAG):
         _remove_rigid_body(scene, obj)
+    for obj, first, second in users:
+        constraint = obj.rigid_body_constraint
+        constraint.object1, constraint.object2 = first, second
     if scene.get(WORLD_TAG):
         with bpy.context.temp_override(scene=scene):
             bpy.ops.rigidbody.world_remove()
@@ -362,13 +385,13 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 # -- helpers and removal ----------------------------------------------------------------
 
 
-def _tagged(scene: bpy.types.Scene, tag: str) -> list[bpy.types.Object]:
-    """Scene and rigid body world objects carrying `tag`."""
+def _tagged(scene: bpy.types.Scene, tag: str | None) -> list[bpy.types.Object]:
+    """Scene and rigid body world objects carrying `tag` (all of them for None)."""
     objects = set(scene.objects)
     world = scene.rigidbody_world
     for collection in (world.collection, world.constraints) if world else ():
         objects.update(collection.objects if collection else ())
-    return [obj for obj in objects if obj.get(tag) is not None]
+    return [obj for obj in objects if tag is None or obj.get(tag) is not None]
 
 
 def _delete_helper(helper: bpy.types.Object) -> None:

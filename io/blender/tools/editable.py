@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Whether an operator may change a target: Blender keeps no edit of linked data, and of a
+library override only its overridable properties (glTF physics is; a rigid body is not).
+
+Every operator asks here before changing anything: greyed out (`poll_refusal`) when none of
+its targets can be changed, one refusal naming the first that cannot (`refusal`) otherwise.
+"""
+
+from collections.abc import Iterable
+
+import bpy
+
+MAKE_LOCAL = "make it local or use a library override"
+
+
+def editable_problem(
+    thing: bpy.types.ID, *, rigid_body: bool = False, mesh: bool = False,
+) -> str | None:
+    """Why `thing` (an object, scene…) cannot be changed, or None when it can.
+
+    `rigid_body`: the change adds or edits Blender rigid body settings (not kept on an
+    override). `mesh`: the change edits the object's mesh data."""
+    name = thing.name
+    if thing.library is not None:
+        return f"{name} is linked from {thing.library.name}: {MAKE_LOCAL}"
+    if not thing.is_editable:
+        return f"{name} is a library override that is not editable: make it editable " \
+               "(Library Override → Make Editable) or make it local"
+    if rigid_body and thing.override_library is not None:
+        return f"{name} is a library override, which keeps no Blender rigid body of its " \
+               "own: make it local"
+    data = getattr(thing, "data", None) if mesh else None
+    if data is not None and (data.library is not None or not data.is_editable
+                             or data.override_library is not None):
+        return f"{name}'s mesh {data.name} is linked (from a library or an override): " \
+               "make the mesh local"
+    return None
+
+
+def refusal(things: Iterable[bpy.types.ID | None], **kinds: bool) -> str | None:
+    """One message for the first target that cannot be changed (and how many more)."""
+    problems = [p for p in (editable_problem(t, **kinds) for t in things if t is not None) if p]
+    if not problems:
+        return None
+    more = len(problems) - 1
+    return problems[0] + (f" ({more} more object(s) likewise)" if more else "") + \
+        "; nothing was changed"
+
+
+def poll_refusal(cls: type, things: Iterable[bpy.types.ID | None], **kinds: bool) -> bool:
+    """For `poll`: False, with the reason as tooltip, when no target can be changed."""
+    things = [t for t in things if t is not None]
+    problems = [editable_problem(t, **kinds) for t in things]
+    if things and all(problems):
+        cls.poll_message_set(problems[0])
+        return False
+    return True
+
+
+def refuse(op: bpy.types.Operator, things: Iterable[bpy.types.ID | None], **kinds: bool
+           ) -> bool:
+    """Report the refusal once (an error: a script's call raises) and return True, or
+    return False when every target can be changed."""
+    message = refusal(things, **kinds)
+    if message is None:
+        return False
+    op.report({"ERROR"}, message)
+    return True

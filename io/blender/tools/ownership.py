@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the tools made: a stored tag naming the tool and a pointer to the object it was made
+for, on every object and mesh a tool creates. Only tagged things are ever replaced or
+removed; a name never counts (a user's "Truck.part001" is the user's).
+
+The tags are ID custom properties (`gltf_physics_made_by`: the tool, `gltf_physics_made_for`:
+the owner object); the glTF exporter writes them only with *Custom Properties* (extras) on,
+and an object copied with Shift+D stays made for the copied owner.
+"""
+
+import bpy
+
+MADE_BY = "gltf_physics_made_by"
+MADE_FOR = "gltf_physics_made_for"
+#: The tools that make objects (the tag's values).
+HULL_PROXY = "hull_proxy"  # Generate Convex Hull's collision-only proxy child
+CONVEX_PART = "convex_part"  # a Convex Decomposition part
+IMPORT_PROXY = "import_proxy"  # the importer's collision mesh child of a shape
+JOINT = "joint"  # Add Joint's joint Empty
+WHEEL = "wheel"  # Add Wheels' wheel Empty
+
+
+def mark(thing: bpy.types.ID, tool: str, owner: bpy.types.Object | None = None) -> None:
+    """Record that `tool` made `thing` for `owner`; its mesh, if any, is marked too."""
+    thing[MADE_BY] = tool
+    if owner is not None:
+        thing[MADE_FOR] = owner
+    data = getattr(thing, "data", None)
+    if isinstance(data, bpy.types.Mesh) and data.get(MADE_BY) is None:
+        data[MADE_BY] = tool
+
+
+def made_by(thing: bpy.types.ID | None, tool: str,
+            owner: bpy.types.Object | None = None) -> bool:
+    """Whether `tool` made `thing` (for `owner`, when given)."""
+    if thing is None or thing.get(MADE_BY) != tool:
+        return False
+    return owner is None or thing.get(MADE_FOR) == owner
+
+
+def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None = None
+                ) -> bool:
+    """Delete `obj` when `tool` made it (for `owner`), with its mesh when the tool made that
+    too and nothing else uses it; its other children move to its parent, keeping their
+    world transform. True when deleted."""
+    if not made_by(obj, tool, owner):
+        return False
+    for child in list(obj.children):
+        world = child.matrix_world.copy()
+        child.parent = obj.parent
+        child.matrix_world = world
+    mesh = obj.data if isinstance(obj.data, bpy.types.Mesh) else None
+    bpy.data.objects.remove(obj)
+    remove_mesh(mesh, tool)
+    return True
+
+
+def remove_mesh(mesh: bpy.types.Mesh | None, tool: str) -> None:
+    """Delete `mesh` when `tool` made it and nothing uses it."""
+    if mesh is not None and mesh.users == 0 and made_by(mesh, tool):
+        bpy.data.meshes.remove(mesh)
+
+
+def link_like(new: bpy.types.Object, owner: bpy.types.Object, scene: bpy.types.Scene) -> None:
+    """Put a new object in the owner's collections that can be edited (none of a linked
+    collection): the scene's own collection when there are none."""
+    collections = [c for c in owner.users_collection
+                   if c.library is None and c.is_editable and c.override_library is None]
+    if not collections:
+        collections = [scene.collection]
+    for collection in collections:
+        collection.objects.link(new)

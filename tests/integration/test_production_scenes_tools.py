@@ -1,0 +1,428 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Production scenes and the tools (issue 23 items 3-4, issue 24 item 4): every operator of
+the README's list on linked, overridden, hidden and instanced targets changes nothing Blender
+would not keep and says so once; the tools recognise what they made by its stored tag, never
+by a name, and leave the user's objects, meshes, rigid bodies and constraints as they were."""
+
+import importlib
+
+import bpy
+import pytest
+from mathutils import Matrix
+
+from scripts import bench_decompose as meshes
+from tests.integration import scene_helpers as h
+from tests.integration.conftest import MODULE
+
+MAKE_LOCAL = "make it local"
+
+
+@pytest.fixture
+def ownership():
+    """The add-on's io.blender.tools.ownership module."""
+    return importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
+
+
+# -- scenes ---------------------------------------------------------------------------------
+
+
+def torus(name, segments=12, rings=6, **physics):
+    obj = meshes.mesh_object(name, *meshes.torus(1.0, 0.3, segments, rings))
+    return h.set_physics(obj, **physics)
+
+
+def write_library(folder) -> str:
+    """lib.blend: a collection "Kit" with a dynamic Crate (box, a hinge joint Empty to a
+    static Post), a moving triangle-mesh Ring (a torus), a Car vehicle; all authored there."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    kit = bpy.data.collections.new("Kit")
+    bpy.context.scene.collection.children.link(kit)
+    crate = h.set_physics(h.mesh_object("Crate", location=(0, 0, 2)), motion_type="DYNAMIC",
+                          shape_type="BOX", mass=3.0, use_material=True, restitution=0.25)
+    post = h.set_physics(h.mesh_object("Post", location=(2, 0, 0)), motion_type="STATIC",
+                         shape_type="BOX")
+    hinge = h.set_physics(h.empty_object("Hinge", location=(1, 0, 1)), joint_type="HINGE",
+                          joint_connected_body=post)
+    hinge.parent = crate
+    hinge.matrix_parent_inverse = crate.matrix_world.inverted()
+    ring = torus("Ring", motion_type="DYNAMIC", shape_type="TRIMESH")
+    car = h.set_physics(h.mesh_object("Car", location=(5, 0, 0)), motion_type="DYNAMIC",
+                        shape_type="BOX", mass=800.0)
+    for obj in (crate, post, hinge, ring, car):
+        bpy.context.scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    path = str(folder / "lib.blend")
+    bpy.data.libraries.write(path, {kit}, fake_user=True)
+    return path
+
+
+def link_library(path: str) -> dict:
+    """A fresh scene with the library's Kit linked: instanced twice, and its objects linked
+    into the scene directly (selectable); a local object using a linked mesh."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(path, link=True) as (_src, dst):
+        dst.collections = ["Kit"]
+    kit = bpy.data.collections["Kit"]
+    scene = bpy.context.scene
+    for x in (0, 10):
+        inst = bpy.data.objects.new(f"Kit.{x}", None)
+        inst.instance_type, inst.instance_collection = "COLLECTION", kit
+        inst.location.x = x
+        scene.collection.objects.link(inst)
+    for obj in kit.objects:
+        scene.collection.objects.link(obj)
+    local = h.set_physics(bpy.data.objects.new("LocalOnLinkedMesh", kit.objects["Ring"].data),
+                          motion_type="DYNAMIC", shape_type="TRIMESH")
+    scene.collection.objects.link(local)
+    bpy.context.view_layer.update()
+    return {o.name: o for o in kit.objects} | {"kit": kit, "local": local}
+
+
+def props_of(group) -> dict:
+    """A property group's stored values as plain data (pointers by name)."""
+    out = {}
+    for prop in group.bl_rna.properties:
+        key = prop.identifier
+        if key == "rna_type":
+            continue
+        value = getattr(group, key)
+        if prop.type == "POINTER":
+            value = getattr(value, "name", None) if isinstance(value, bpy.types.ID) \
+                else (props_of(value) if value is not None else None)
+        elif prop.type == "COLLECTION":
+            value = [props_of(item) for item in value]
+        elif hasattr(value, "__len__") and not isinstance(value, str):
+            value = tuple(round(v, 6) if isinstance(v, float) else v for v in value)
+        elif isinstance(value, float):
+            value = round(value, 6)
+        out[key] = value
+    return out
+
+
+def state() -> dict:
+    """Everything a tool could change: objects (transform, parent, data, physics, rigid body
+    and constraint, custom properties), meshes with their vertex counts, collections."""
+    objects = {}
+    for obj in bpy.data.objects:
+        objects[(obj.name, obj.library and obj.library.name)] = (
+            tuple(round(v, 5) for row in obj.matrix_world for v in row),
+            obj.parent and obj.parent.name, obj.data and obj.data.name,
+            props_of(obj.gltf_physics),
+            props_of(obj.rigid_body) if obj.rigid_body else None,
+            props_of(obj.rigid_body_constraint) if obj.rigid_body_constraint else None,
+            sorted(obj.keys()), [c.name for c in obj.constraints],
+        )
+    return {
+        "objects": objects,
+        "meshes": {(m.name, m.library and m.library.name): len(m.vertices)
+                   for m in bpy.data.meshes},
+        "collections": {c.name: sorted(o.name for o in c.objects)
+                        for c in bpy.data.collections},
+        "world": bpy.context.scene.rigidbody_world is not None,
+    }
+
+
+def select(*objs, active=None):
+    for other in bpy.context.view_layer.objects:
+        other.select_set(other in objs)
+    bpy.context.view_layer.objects.active = active or objs[0]
+
+
+def refused(call) -> str:
+    """Run an operator call that must refuse: its one message (poll's or the report's)."""
+    with pytest.raises(RuntimeError) as caught:
+        call()
+    return str(caught.value)
+
+
+# -- linked data ----------------------------------------------------------------------------
+
+
+#: (operator, how to call it on the scene of `link_library`): every operator of the README's
+#: list that changes objects.
+def _linked_calls(scene_objects):
+    crate, ring, car, hinge = (scene_objects[n] for n in ("Crate", "Ring", "Car", "Hinge"))
+    ops = bpy.ops.gltf_physics
+    return {
+        "fit_shape": (lambda: select(crate), ops.fit_shape),
+        "copy_settings": (lambda: select(crate, ring, active=scene_objects["local"]),
+                          ops.copy_settings),
+        "simplify_hull": (lambda: select(ring), ops.simplify_hull),
+        "convex_decompose": (lambda: select(ring), ops.convex_decompose),
+        "wheels_add": (lambda: select(car), ops.wheels_add),
+        "joint_to_custom": (lambda: select(hinge), ops.joint_to_custom),
+        "joint_item_add": (lambda: select(hinge), ops.joint_item_add),
+        "joint_item_remove": (lambda: select(hinge), ops.joint_item_remove),
+        "from_native": (lambda: select(crate), ops.from_native),
+        "to_native": (lambda: select(crate, ring), ops.to_native),
+        "preview": (lambda: select(crate), ops.preview),
+    }
+
+
+def test_every_operator_refuses_linked_objects_once_and_changes_nothing(clean_scene, tmp_path):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    objs = link_library(write_library(tmp_path))
+    for name, (prepare, op) in _linked_calls(objs).items():
+        prepare()
+        before = state()
+        message = refused(op)
+        assert MAKE_LOCAL in message and "lib.blend" in message, (name, message)
+        assert state() == before, name  # nothing changed, nothing left behind
+
+
+def test_the_fixes_refuse_linked_objects(clean_scene, tmp_path):
+    objs = link_library(write_library(tmp_path))
+    select(objs["local"])
+    scene = bpy.context.scene
+    bpy.ops.gltf_physics.validate()
+    fixes = {(p.obj, p.fix): i for i, p in enumerate(scene.gltf_physics.problems) if p.fix}
+    ring_fix = next(i for (obj, fix), i in fixes.items() if obj == "Ring")
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.problem_fix(index=ring_fix))
+    assert message.count(MAKE_LOCAL) == 1 and "Ring is linked from lib.blend" in message
+    assert state() == before
+    # the local object using the linked mesh: its physics is its own, so the Fix works
+    local_fix = next(i for (obj, fix), i in fixes.items() if obj == "LocalOnLinkedMesh")
+    assert bpy.ops.gltf_physics.problem_fix(index=local_fix) == {"FINISHED"}
+    assert objs["Ring"].data.library is not None and len(objs["Ring"].data.vertices) == 72
+
+
+def test_poll_greys_out_linked_targets_with_the_reason(clean_scene, tmp_path):
+    objs = link_library(write_library(tmp_path))
+    select(objs["Crate"])
+    for op in (bpy.ops.gltf_physics.fit_shape, bpy.ops.gltf_physics.simplify_hull,
+               bpy.ops.gltf_physics.from_native, bpy.ops.gltf_physics.to_native):
+        assert not op.poll()
+    message = refused(bpy.ops.gltf_physics.fit_shape)
+    assert "Crate is linked from lib.blend: make it local or use a library override" in message
+
+
+def test_add_joint_between_linked_bodies_makes_only_a_local_tagged_joint(
+        clean_scene, tmp_path, ownership):
+    objs = link_library(write_library(tmp_path))
+    crate, post = objs["Crate"], objs["Post"]
+    select(crate, post, active=post)
+    before = state()
+    assert bpy.ops.gltf_physics.joint_add() == {"FINISHED"}
+    joint = bpy.context.active_object
+    assert joint.library is None and ownership.made_by(joint, ownership.JOINT, crate)
+    assert joint.parent == crate and joint.gltf_physics.joint_connected_body == post
+    assert joint.name in bpy.context.scene.collection.objects  # not the linked Kit
+    after = state()
+    del after["objects"][(joint.name, None)]
+    assert after == before
+
+
+def test_instanced_kit_is_untouched_by_tools_on_the_instance(clean_scene, tmp_path):
+    objs = link_library(write_library(tmp_path))
+    instance = bpy.data.objects["Kit.0"]
+    source = h.set_physics(h.mesh_object("Source"), motion_type="STATIC", shape_type="BOX")
+    kit_before = {o.name: props_of(o.gltf_physics) for o in objs["kit"].objects}
+    select(instance, source, active=source)
+    assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}  # the local instance Empty
+    assert instance.gltf_physics.shape_type == "BOX"
+    select(instance)
+    assert not bpy.ops.gltf_physics.simplify_hull.poll()  # an Empty has no mesh
+    assert {o.name: props_of(o.gltf_physics) for o in objs["kit"].objects} == kit_before
+
+
+def test_physics_authored_in_a_library_still_exports(clean_scene, tmp_path):
+    link_library(write_library(tmp_path))
+    for fmt in ("KHR", "OMI"):
+        path = tmp_path / f"linked_{fmt}.gltf"
+        gltf = h.export(path, fmt)
+        h.assert_valid(path)
+        names = [n.get("name") for n in gltf["nodes"] if n.get("extensions")]
+        assert {"Crate", "Post", "Hinge"} <= set(names), (fmt, names)
+
+
+# -- library overrides ----------------------------------------------------------------------
+
+
+def test_overrides_keep_physics_edits_and_refuse_rigid_bodies(clean_scene, tmp_path, ownership):
+    path = write_library(tmp_path)
+    link_library(path)
+    linked = next(o for o in bpy.data.objects if o.name == "Car" and o.library)
+    car = linked.override_create(remap_local_usages=True)
+    assert car.override_library is not None and car.is_editable
+    select(car)
+    assert bpy.ops.gltf_physics.fit_shape() == {"FINISHED"}
+    assert bpy.ops.gltf_physics.wheels_add() == {"FINISHED"}
+    wheels = [c for c in car.children if ownership.made_by(c, ownership.WHEEL, car)]
+    assert len(wheels) == 4
+    select(car)
+    message = refused(bpy.ops.gltf_physics.to_native)
+    assert "library override" in message and car.rigid_body is None
+    blend = tmp_path / "main.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend))
+    bpy.ops.wm.open_mainfile(filepath=str(blend))
+    car = next(o for o in bpy.data.objects if o.name == "Car" and o.override_library)
+    assert car.gltf_physics.size_mode == "CUSTOM" and car.gltf_physics.is_vehicle
+    assert sorted(c.gltf_physics.vehicle_part for c in car.children) == ["WHEEL"] * 4
+
+
+# -- ownership ------------------------------------------------------------------------------
+
+
+def test_hull_never_replaces_the_users_low_poly_child(clean_scene, ownership):
+    car = h.set_physics(h.mesh_object("Car", kind="monkey"), motion_type="DYNAMIC")
+    low = h.mesh_object("Car_lowpoly", kind="sphere")
+    low.parent = car
+    h.set_physics(car, shape_type="CONVEX", mesh_source="OBJECT", mesh_object=low)
+    low_mesh, low_count = low.data, len(low.data.vertices)
+    select(car)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = car.gltf_physics.mesh_object
+    assert proxy != low and ownership.made_by(proxy, ownership.HULL_PROXY, car)
+    assert low.data == low_mesh and len(low_mesh.vertices) == low_count
+    assert low.name in bpy.data.objects and low_mesh.name in bpy.data.meshes
+    first_mesh = proxy.data.name
+    assert bpy.ops.gltf_physics.simplify_hull(max_points=8) == {"FINISHED"}  # again: reused
+    assert car.gltf_physics.mesh_object == proxy and len(proxy.data.vertices) <= 8
+    assert first_mesh not in bpy.data.meshes  # its own old mesh goes
+    hidden = h.mesh_object("Hidden", kind="sphere")
+    hidden.hide_set(True)  # a hidden look-alike "Car.hull" of the user's stays as it is
+    hidden.name = "Car.hull.001"
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    assert "Car.hull.001" in bpy.data.objects and len(hidden.data.vertices) > 8
+
+
+def test_decomposition_keeps_the_users_look_alike_part_and_children(clean_scene, ownership):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
+    look_alike = h.set_physics(h.mesh_object("Truck.part001", location=(0, 0, 3)),
+                               shape_type="CONVEX", collision_only=True)
+    look_alike.parent = truck
+    select(truck)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=3) == {"FINISHED"}
+    parts = [c for c in truck.children if ownership.made_by(c, ownership.CONVEX_PART, truck)]
+    assert 1 <= len(parts) <= 3 and look_alike not in parts
+    assert look_alike.name == "Truck.part001" and len(look_alike.data.vertices) == 8
+    # a user's object under a part moves to the object when the parts are replaced
+    decal = h.mesh_object("Decal", location=(1, 2, 3))
+    decal.parent = parts[0]
+    decal.matrix_world = Matrix.Translation((1, 2, 3))
+    bpy.context.view_layer.update()
+    select(truck)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    bpy.context.view_layer.update()
+    assert decal.name in bpy.data.objects and decal.parent == truck
+    assert tuple(decal.matrix_world.translation) == pytest.approx((1, 2, 3), abs=1e-5)
+    assert look_alike.name in bpy.data.objects and look_alike.parent == truck
+    parts = [c for c in truck.children if ownership.made_by(c, ownership.CONVEX_PART, truck)]
+    assert 1 <= len(parts) <= 2
+
+
+def test_imported_parts_are_not_ours_and_a_look_alike_survives_a_run(clean_scene, tmp_path):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
+    select(truck)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    path = tmp_path / "truck.gltf"
+    h.export(path, "KHR")
+    h.import_file(path)
+    truck = bpy.data.objects["Truck"]
+    imported = {o.name for o in truck.children_recursive}
+    assert imported and all(n.startswith("Truck.part") for n in imported)
+    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    core = importlib.import_module(f"{MODULE}.io.decomposition")
+    run = bridge.decompose_now([truck], core.Settings(max_parts=2))
+    assert imported <= {o.name for o in bpy.data.objects}  # a file's objects stay
+    assert run.made["Truck"] and any("did not make" in w for w in run.warnings), run.warnings
+
+
+def _user_hinge(a, b):
+    """A joint Empty with the user's own Blender HINGE constraint (breakable) and glTF joint."""
+    joint = h.set_physics(h.empty_object("UserHinge", location=(0, 0, 1)), joint_type="HINGE",
+                          joint_connected_body=b)
+    joint.parent = a
+    scene = bpy.context.scene
+    with bpy.context.temp_override(scene=scene):
+        bpy.ops.rigidbody.world_add()
+    scene.rigidbody_world.constraints = bpy.data.collections.new("UserConstraints")
+    scene.rigidbody_world.constraints.objects.link(joint)
+    rbc = joint.rigid_body_constraint
+    rbc.type, rbc.object1, rbc.object2 = "HINGE", a, b
+    rbc.use_breaking, rbc.breaking_threshold = True, 12.5
+    rbc.use_limit_ang_z, rbc.limit_ang_z_lower, rbc.limit_ang_z_upper = True, -0.5, 0.75
+    return joint
+
+
+def test_preview_gives_back_the_users_constraint_and_rigid_body_exactly(clean_scene):
+    door = h.set_physics(h.mesh_object("Door", location=(0, 0, 1)), motion_type="DYNAMIC",
+                         shape_type="BOX")
+    frame = h.set_physics(h.mesh_object("Frame", location=(1, 0, 1)), motion_type="STATIC",
+                          shape_type="BOX")
+    joint = _user_hinge(door, frame)
+    crate = h.set_physics(h.mesh_object("Crate", location=(3, 0, 1)), motion_type="DYNAMIC",
+                          shape_type="SPHERE")
+    bpy.context.scene.rigidbody_world.collection = bpy.data.collections.new("UserBodies")
+    bpy.context.scene.rigidbody_world.collection.objects.link(crate)
+    crate.rigid_body.mass, crate.rigid_body.friction = 42.0, 0.9
+    crate.rigid_body.collision_shape = "CONE"
+    bpy.context.view_layer.update()
+    before = state()
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert joint.rigid_body_constraint.type == "HINGE"  # simulated as the user made it
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert state() == before
+    rbc = joint.rigid_body_constraint
+    assert (rbc.type, rbc.object1, rbc.object2, rbc.breaking_threshold) == \
+        ("HINGE", door, frame, 12.5)
+
+
+# -- decomposition leftovers (issue 24 item 4) --------------------------------------------
+
+
+def test_rerunning_on_a_trigger_keeps_its_filter(clean_scene):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    bpy.ops.gltf_physics.layer_add(name="Player")
+    bpy.ops.gltf_physics.layer_add(name="Enemy")
+    zone = torus("Zone", shape_type="TRIMESH", shape_role="TRIGGER", use_filter=True,
+                 filter_mode="ONLY")
+    zone.gltf_physics.filter_layers[1] = True
+    zone.gltf_physics.filter_targets[0] = True
+    wanted = props_of(zone.gltf_physics)
+    keys = ("use_filter", "filter_layers", "filter_mode", "filter_targets")
+    for run in range(2):
+        select(zone)
+        assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}, run
+        parts = [c for c in zone.children if c.gltf_physics.shape_type == "CONVEX"]
+        assert parts and zone.gltf_physics.is_compound_trigger
+        for part in parts:
+            got = props_of(part.gltf_physics)
+            assert {k: got[k] for k in keys} == {k: wanted[k] for k in keys}, run
+
+
+def test_the_moving_mesh_fix_decomposes_the_mesh_the_collider_uses(clean_scene):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    body = h.mesh_object("Body", size=0.2)  # its own mesh: a small cube
+    collision = torus("BodyCollision", segments=12, rings=6)
+    collision.parent = body
+    collision.location = (0, 0, 2)
+    h.set_physics(collision, collision_only=True)
+    h.set_physics(body, motion_type="DYNAMIC", shape_type="TRIMESH", mesh_source="OBJECT",
+                  mesh_object=collision)
+    bpy.context.view_layer.update()
+    select(collision)  # the Fix leaves the selection alone
+    bpy.ops.gltf_physics.validate()
+    problems = bpy.context.scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.obj == "Body" and p.fix)
+    assert problems[index].fix == "convex-decompose"
+    assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
+    parts = [c for c in body.children if c.gltf_physics.shape_type == "CONVEX"]
+    assert parts
+    zs = [(c.matrix_world @ v.co).z for c in parts for v in c.data.vertices]
+    xs = [(c.matrix_world @ v.co).x for c in parts for v in c.data.vertices]
+    assert min(zs) > 1.6 and max(xs) > 1.2  # the torus at z 2, not the 0.2 m cube
+    assert collision.name in bpy.data.objects and len(collision.data.vertices) == 72
+    assert [o.name for o in bpy.context.selected_objects] == ["BodyCollision"]
+
+
+def test_every_operator_touched_is_undoable_in_one_step():
+    for name in ("fit_shape", "copy_settings", "simplify_hull", "convex_decompose",
+                 "wheels_add", "joint_add", "joint_to_custom", "joint_item_add",
+                 "joint_item_remove", "from_native", "to_native", "preview", "preview_remove",
+                 "problem_fix"):
+        cls = getattr(bpy.types, f"GLTF_PHYSICS_OT_{name}")
+        assert {"REGISTER", "UNDO"} <= set(cls.bl_options), name
