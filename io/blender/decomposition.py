@@ -13,7 +13,6 @@ trigger becomes a compound trigger of trigger parts.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -35,8 +34,18 @@ from ..decomposition import (
 from .collision_mesh import evaluated_triangles
 from .hull import hull_mesh
 from .property_copy import copy_group
+from .tools.ownership import (
+    CONVEX_PART,
+    HULL_PROXY,
+    IMPORT_PROXY,
+    MADE_BY,
+    link_like,
+    made_by,
+    mark,
+    remove_made,
+)
 
-#: Custom property marking a part; its value is the name of the object it was made for.
+#: The tag of parts made before the ownership tags (the owner's name); now `tools.ownership`.
 PART_TAG = "gltf_physics_convex_part"
 PART_SUFFIX = ".part"
 #: Settings a part takes over from its object: material and collision filter.
@@ -44,6 +53,7 @@ SHARED_FIELDS = frozenset({
     "use_material", "static_friction", "dynamic_friction", "restitution", "friction_combine",
     "restitution_combine", "use_filter", "filter_layers", "filter_mode", "filter_targets",
 })
+FILTER_FIELDS = ("use_filter", "filter_layers", "filter_mode", "filter_targets")
 MIN_SCALE = 1e-9
 CANCEL_SECONDS = 2.0  # most a cancel waits for the CoACD child to be gone
 
@@ -60,11 +70,16 @@ class Source:
 
 
 def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source:
-    """The evaluated mesh of `obj`, scaled by its world scale."""
+    """The evaluated mesh `obj` collides as (`collider_mesh`), in its space times its world
+    scale."""
     scale = np.abs(np.array(obj.matrix_world.to_scale(), dtype=np.float64))
     data = None
     if scale.min() > MIN_SCALE:
-        data = evaluated_triangles(obj, depsgraph, Matrix.Diagonal((*scale, 1.0)), False)
+        mesh = collider_mesh(obj)
+        to_obj = obj.matrix_world.inverted_safe() @ mesh.matrix_world if mesh != obj \
+            else Matrix.Identity(4)
+        data = evaluated_triangles(mesh, depsgraph, Matrix.Diagonal((*scale, 1.0)) @ to_obj,
+                                   False)
     if data is None:
         vertices, triangles = np.empty((0, 3)), np.empty((0, 3), dtype=np.int32)
     else:
@@ -72,25 +87,41 @@ def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source
     return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles))
 
 
+def collider_mesh(obj: bpy.types.Object) -> bpy.types.Object:
+    """The mesh object a decomposition of `obj` reads: the proxy a triangle-mesh shape
+    collides as, else `obj` itself (a convex shape's proxy is a hull of it)."""
+    props = obj.gltf_physics
+    proxy = props.mesh_object
+    if props.shape_type == "TRIMESH" and props.mesh_source == "OBJECT" and proxy is not None \
+            and proxy.type == "MESH":
+        return proxy
+    return obj
+
+
 # -- which objects ------------------------------------------------------------------------
 
 
 def is_part(obj: bpy.types.Object) -> bool:
-    """Whether `obj` is a part of a decomposition of its parent: tagged when made here;
-    after a glTF round trip (the tag is not written) known by its name and convex shape."""
+    """Whether `obj` is a part of a decomposition of its parent: tagged so when made (a
+    name never counts; a file's parts are not ours after an import, see the README)."""
     parent = obj.parent
     if parent is None:
         return False
-    if obj.get(PART_TAG) is not None:
-        return True
-    props = obj.gltf_physics
-    return props.shape_type == "CONVEX" and props.motion_type == "NONE" and re.fullmatch(
-        rf"{re.escape(parent.name)}{re.escape(PART_SUFFIX)}\d{{3,}}", obj.name) is not None
+    # files saved before the ownership tags carry the owner's name in PART_TAG
+    return made_by(obj, CONVEX_PART, parent) or isinstance(obj.get(PART_TAG), str)
 
 
 def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
     """The parts of an earlier decomposition of `obj`."""
     return [child for child in obj.children if is_part(child)]
+
+
+def foreign_hulls(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """Convex child shapes of `obj` no decomposition made (an imported file's parts, the
+    user's own): never replaced, only reported."""
+    return [child for child in obj.children
+            if child.gltf_physics.shape_type == "CONVEX" and not is_part(child)
+            and not made_by(child, HULL_PROXY)]
 
 
 def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
@@ -111,23 +142,29 @@ def replace_parts(
     obj: bpy.types.Object, decomposition: Decomposition, scale: np.ndarray,
 ) -> list[bpy.types.Object]:
     """Make the parts children of `obj` (replacing earlier ones) and take its own shape."""
-    remove_parts(obj)
-    _remove_own_proxy(obj)
     props = obj.gltf_physics
     trigger = props.shape_role == "TRIGGER" or props.is_compound_trigger
     every = frozenset(p.identifier for p in props.bl_rna.properties)
+    # A compound trigger made by an earlier run keeps its filter on its parts: take it back.
+    earlier = parts_of(obj)
+    kept = earlier[0].gltf_physics if earlier and props.is_compound_trigger \
+        and not props.use_filter else None
+    shared = {name: _plain(getattr(kept, name)) for name in FILTER_FIELDS} if kept else {}
+    remove_parts(obj)
+    _remove_own_proxy(obj)
     made = []
     for number, points in enumerate(decomposition.parts, start=1):
         name = f"{obj.name}{PART_SUFFIX}{number:03d}"
         part = bpy.data.objects.new(name, hull_mesh(name, points / scale))
-        for collection in obj.users_collection:
-            collection.objects.link(part)
+        link_like(part, obj, bpy.context.scene)
         part.parent = obj
         part.display_type = "WIRE"
         part.hide_render = True
-        part[PART_TAG] = obj.name
+        mark(part, CONVEX_PART, obj)
         copy_group(props, part.gltf_physics, skip=every - SHARED_FIELDS)
         shape = part.gltf_physics
+        for key, value in shared.items():
+            setattr(shape, key, value)
         shape.collision_only = True
         shape.shape_type = "CONVEX"
         shape.mesh_source = "SELF"
@@ -140,32 +177,34 @@ def replace_parts(
     return made
 
 
+def _plain(value: object) -> object:
+    """A property's value detached from its object (an array as a tuple)."""
+    return value if isinstance(value, (bool, int, float, str)) else tuple(value)
+
+
 def remove_parts(obj: bpy.types.Object) -> int:
-    """Delete the parts of an earlier decomposition (and their meshes); how many."""
+    """Delete the parts of an earlier decomposition (and their meshes, when unused); an
+    object the user parented under a part moves to `obj`, keeping its place. How many."""
     parts = parts_of(obj)
     for part in parts:
-        for doomed in [*part.children_recursive, part]:  # e.g. an imported collision proxy
-            mesh = doomed.data if doomed.type == "MESH" else None
-            bpy.data.objects.remove(doomed)
-            if mesh is not None and mesh.users == 0:
-                bpy.data.meshes.remove(mesh)
+        if not made_by(part, CONVEX_PART, obj):  # made before the tags (PART_TAG): ours
+            mark(part, CONVEX_PART, obj)
+        remove_made(part, CONVEX_PART, obj)
     return len(parts)
 
 
 def _remove_own_proxy(obj: bpy.types.Object) -> None:
-    """Delete the collision-only proxy child the object's single shape used (a hull from
-    Generate Convex Hull, an imported collision mesh): the parts replace that shape."""
+    """Delete the collision-only proxy the tools made for the object's single shape (a hull
+    from Generate Convex Hull, the importer's collision mesh): the parts replace that shape.
+    A proxy of the user's own stays, unused."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
-    if proxy is None or proxy.parent != obj or not proxy.gltf_physics.collision_only \
-            or proxy.gltf_physics.shape_type != "NONE" or proxy.children:
+    if proxy is None or not (made_by(proxy, HULL_PROXY, obj)
+                             or made_by(proxy, IMPORT_PROXY, obj)):
         return
-    mesh = proxy.data
     props.mesh_object = None
     props.mesh_source = "SELF"
-    bpy.data.objects.remove(proxy)
-    if mesh is not None and mesh.users == 0:
-        bpy.data.meshes.remove(mesh)
+    remove_made(proxy, proxy[MADE_BY], obj)
 
 
 def _joins_compound_above(obj: bpy.types.Object) -> bool:
@@ -286,6 +325,12 @@ class DecompositionRun:
                 self.warnings.append(f"{name} was deleted while it was decomposed")
                 continue
             made[name] = replace_parts(obj, decomposition, source.scale)
+            others = foreign_hulls(obj)
+            if others:
+                self.warnings.append(
+                    f"{name} keeps {len(others)} convex child shape(s) this tool did not make "
+                    f"(from a file, or your own: {others[0].name}…): delete those the new "
+                    "parts replace")
         if made:
             bpy.context.view_layer.update()  # the new parts in the view layer, for checks
         return made
