@@ -40,6 +40,9 @@ JOINT_RANGE = {"HINGE": ("joint_angle_min", "joint_angle_max"),
 HELD = ((re.compile(r"^\d\d:\d\d:\d\d \| INFO: "), "INFO lines of the glTF add-on"),
         (re.compile(r"^(Info|Operator): "), "operator notes"),
         (re.compile(r"^[\d:.]+\s+blend\s+\| Read blend: "), "file-read notes"))
+SINGULAR = {"INFO lines of the glTF add-on": "INFO line of the glTF add-on",
+            "operator notes": "operator note", "file-read notes": "file-read note",
+            "notes on optional libraries": "note on an optional library"}
 #: The glTF add-on's note on an optional library: "ERROR Draco is not available because ...",
 #: "INFO Draco mesh compression is available, ..." (wording differs between releases).
 LIBRARY = re.compile(r"^(?:ERROR|INFO) (\w+)[\w ]*? is (not )?available\b")
@@ -332,7 +335,8 @@ def main() -> int:
         verdict = "all came back" if not bad and not extras[fmt] else f"{bad} differ"
         print(f"{fmt} ({shown(path)}): {compared} settings of {len(authored)} "
               f"objects compared, {verdict}.")
-    hidden = ", ".join(f"{count} {kind}" for kind, count in held.items())
+    hidden = ", ".join(f"{count} {kind}" if count > 1 else f"1 {SINGULAR.get(kind, kind)}"
+                       for kind, count in held.items())
     missing = f"; no {' or '.join(sorted(libraries))} library in bpy (mesh compression, " \
               "not used)" if libraries else ""
     print(f"Held back from Blender: {hidden or 'nothing'}{missing}.")
