@@ -5,9 +5,7 @@ import bpy
 
 from ..io.blender import native_rigid_body
 from ..io.blender.property_copy import copy_group
-
-#: Settings that name other objects stay with each object.
-PER_OBJECT = frozenset({"mesh_object", "joint_connected_body", "joint_attachment"})
+from ..io.blender.tools.editable import poll_refusal, refuse
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
@@ -23,11 +21,13 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         if active is None or not any(o != active for o in context.selected_objects):
             cls.poll_message_set("Select the objects to copy to, then the source as active")
             return False
-        return True
+        return poll_refusal(cls, [o for o in context.selected_objects if o != active])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         source = context.active_object
         targets = [o for o in context.selected_objects if o != source]
+        if refuse(self, targets):
+            return {"CANCELLED"}
         for target in targets:
             copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's
         self.report({"INFO"}, f"Copied physics of {source.name} to {len(targets)} object(s)")
@@ -43,6 +43,8 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         scene = context.scene
+        if refuse(self, native_rigid_body.changed_objects(scene)):
+            return {"CANCELLED"}
         native_rigid_body.remove_preview(scene)
         bodies = native_rigid_body.build_preview(scene)
         joints = native_rigid_body.add_joints(scene)

@@ -171,7 +171,12 @@ def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
 
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
-    """Apply one fix; returns what was done."""
+    """Apply one fix; returns what was done. ValueError when `obj` cannot be changed."""
+    from .tools.editable import editable_problem
+
+    problem = editable_problem(obj, mesh=fix == "apply-scale")
+    if problem:
+        raise ValueError(problem)
     props = obj.gltf_physics
     if fix in SHAPE_FIXES:
         props.shape_type, label = SHAPE_FIXES[fix]
