@@ -563,3 +563,20 @@ def test_two_vehicle_parts_on_one_node_report_the_dropped_one(clean_scene, tmp_p
     assert bpy.data.objects[name].gltf_physics.vehicle_part == "WHEEL"
     said = [r.getMessage() for r in caplog.records if "thruster dropped" in r.getMessage()]
     assert len(said) == 1 and name in said[0] and "wheel was kept" in said[0]
+
+
+def test_apply_scale_on_a_child_of_a_scaled_parent_says_where_to_fix(clean_scene):
+    parent = h.empty_object("Rig")
+    parent.scale = (1.0, 1.0, -1.0)
+    obj = h.set_physics(h.mesh_object("Ball", "sphere"), motion_type="STATIC",
+                        shape_type="SPHERE", size_mode="CUSTOM", radius=0.5)
+    obj.parent = parent
+    bpy.context.view_layer.update()
+    from gltf_physics.operators.validation import store
+
+    store(clean_scene)
+    problems = clean_scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.obj == "Ball")
+    with pytest.raises(RuntimeError, match="comes from its parent Rig"):
+        bpy.ops.gltf_physics.problem_fix(index=index)
+    assert obj.gltf_physics.radius == pytest.approx(0.5) and tuple(parent.scale) == (1, 1, -1)

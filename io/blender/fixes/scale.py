@@ -12,6 +12,7 @@ axes and its Y turns over; every shape is symmetric in Y (a tapered capsule's Z 
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
+UNIT = 1e-6  # an own scale factor this close to 1 is no scale
 #: Settings that are points in object space (moved with the mesh).
 POINTS = ("shape_offset", "center_of_mass", "seat_back", "seat_foot", "seat_knee")
 
@@ -20,6 +21,9 @@ def apply_scale(obj: bpy.types.Object) -> str:
     """Apply the object's scale to its single-user mesh and keep its physics in place."""
     if obj.type != "MESH" or obj.data.users > 1:
         raise ValueError("only a single-user mesh's scale can be applied")
+    own = [a * b for a, b in zip(obj.scale, obj.delta_scale, strict=True)]
+    if obj.parent is not None and all(abs(f - 1.0) <= UNIT for f in own):
+        raise ValueError(f"the scale comes from its parent {obj.parent.name}: fix it there")
     before = obj.matrix_world.copy()
     with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj],
                                    selected_editable_objects=[obj]):
