@@ -3,11 +3,23 @@
 
 import bpy
 
-from . import decomposition, hull, joints, layers, native, shapes, tools, validation, vehicles
+from . import (
+    decomposition,
+    gravity,
+    hull,
+    joints,
+    layers,
+    native,
+    shapes,
+    tools,
+    validation,
+    vehicles,
+)
 
 CLASSES = (
     *shapes.CLASSES, *layers.CLASSES, *joints.CLASSES, *tools.CLASSES, *hull.CLASSES,
     *validation.CLASSES, *vehicles.CLASSES, *native.CLASSES, *decomposition.CLASSES,
+    *gravity.CLASSES,
 )
 
 

@@ -5,6 +5,7 @@ import bpy
 
 from . import (
     gltf_dialog,
+    gravity_panels,
     joint_overlay,
     object_menu,
     object_panels,
@@ -12,7 +13,7 @@ from . import (
     shape_overlay,
 )
 
-CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES)
+CLASSES = (*object_panels.CLASSES, *scene_panels.CLASSES, *gravity_panels.CLASSES)
 
 
 def register() -> None:

@@ -198,3 +198,117 @@ def test_gravity_on_a_collider_or_a_compound_part_is_said_not_written(clean_scen
     lines = [line for line in log if "[gravity-not-on-trigger]" in line]
     assert len(lines) == 2 and any(rock.name in x for x in lines) and any(
         "compound trigger Zone" in x for x in lines)
+
+
+# -- storage, panel and operators ------------------------------------------------------------
+
+field_props = importlib.import_module(f"{MODULE}.io.blender.field_props")
+table = importlib.import_module(f"{MODULE}.io.field_table")
+gravity_panels = importlib.import_module(f"{MODULE}.panels.gravity_panels")
+
+
+@pytest.mark.parametrize("row", [*table.GRAVITY, *table.WORLD_GRAVITY],
+                         ids=lambda r: f"{r.group}.{r.attr}")
+def test_gravity_row_is_a_stored_property(row: Any) -> None:
+    owner = bpy.types.Scene if row.group == "world_gravity" else bpy.types.Object
+    prop = owner.bl_rna.properties["gltf_physics"].fixed_type.properties[row.prop]
+    assert (prop.name, prop.description) == (row.label, row.tooltip)
+    default = field_props.to_blender(row, row.default)
+    if row.size:
+        assert tuple(prop.default_array) == pytest.approx(default)
+    else:
+        assert prop.default == pytest.approx(default)
+    if row.attr == "priority":
+        assert prop.type == "INT"
+    if row.minimum is not None:
+        assert prop.hard_min == pytest.approx(row.minimum)
+
+
+class _Layout:
+    """Records the properties and operators a panel draws."""
+
+    def __init__(self) -> None:
+        self.drawn: list[str] = []
+
+    def prop(self, _data: Any, name: str, **_kw: Any) -> None:
+        self.drawn.append(name)
+
+    def operator(self, name: str, **_kw: Any) -> Any:
+        self.drawn.append(name)
+        return type("Props", (), {})()
+
+    def template_list(self, *args: Any, **_kw: Any) -> None:
+        self.drawn.append(args[3])
+
+    def __getattr__(self, _name: str) -> Any:
+        return lambda *args, **kw: self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+
+def _drawn(panel: Any, context: Any) -> list[str]:
+    from types import SimpleNamespace
+
+    layout = _Layout()
+    panel.draw(SimpleNamespace(layout=layout), context)
+    return layout.drawn
+
+
+@pytest.mark.parametrize("kind", ["DIRECTIONAL", "POINT", "DISC", "TORUS", "LINE", "SHAPED"])
+def test_panel_draws_the_type_and_its_rows(clean_scene, kind: str) -> None:
+    from types import SimpleNamespace
+
+    obj = _trigger("Zone", kind, (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    context = SimpleNamespace(object=obj, scene=clean_scene)
+    panel = gravity_panels.GLTF_PHYSICS_PT_gravity
+    assert panel.poll(context)
+    drawn = _drawn(panel, context)
+    rows = gravity_panels.gravity_rows(kind)
+    assert [name for name in drawn if name in rows] == rows
+    assert ("gravity_direction" in drawn) == (kind == "DIRECTIONAL")
+    assert ("gravity_radius" in drawn) == (kind in ("DISC", "TORUS"))
+    assert ("gravity_unit_distance" in drawn) == (kind != "DIRECTIONAL")
+    assert ("gravity_line_points" in drawn) == (kind == "LINE")
+    assert ("gravity_shape_type" in drawn) == (kind == "SHAPED")
+    obj.gltf_physics.shape_role = "COLLIDER"
+    assert not panel.poll(context)  # only on triggers and compound trigger roots
+    obj.gltf_physics.is_compound_trigger = True
+    assert panel.poll(context)
+
+
+def test_world_gravity_panel_draws_its_rows(clean_scene) -> None:
+    from types import SimpleNamespace
+
+    drawn = _drawn(gravity_panels.GLTF_PHYSICS_PT_world_gravity,
+                   SimpleNamespace(scene=clean_scene))
+    assert drawn == [row.prop for row in table.WORLD_GRAVITY]
+
+
+def test_line_point_operators_edit_the_list_and_undo(clean_scene) -> None:
+    curve = bpy.data.curves.new("Path", "CURVE")
+    spline = curve.splines.new("POLY")
+    spline.points.add(1)
+    spline.points[1].co = (0.0, 0.0, 4.0, 1.0)
+    path = bpy.data.objects.new("Path", curve)
+    clean_scene.collection.objects.link(path)
+    path.location = (0.0, 2.0, 0.0)
+    obj = _trigger("Snake", "LINE", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    bpy.context.view_layer.objects.active = obj
+    bpy.context.view_layer.update()
+    props = obj.gltf_physics
+    for name in ("gravity_point_add", "gravity_point_remove", "gravity_points_from_object"):
+        assert getattr(bpy.types, f"GLTF_PHYSICS_OT_{name}").bl_options >= {"REGISTER", "UNDO"}
+    bpy.ops.gltf_physics.gravity_point_add()
+    bpy.ops.gltf_physics.gravity_point_add()
+    assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 1)]
+    bpy.ops.gltf_physics.gravity_point_remove()
+    assert len(props.gravity_line_points) == 1
+    with pytest.raises(RuntimeError, match="Pick a curve or mesh object first"):
+        bpy.ops.gltf_physics.gravity_points_from_object()  # none picked: said, nothing changed
+    assert len(props.gravity_line_points) == 1
+    props.gravity_line_object = path
+    bpy.ops.gltf_physics.gravity_points_from_object()
+    assert props.gravity_line_source == "POINTS"
+    assert [tuple(p.co) for p in props.gravity_line_points] == [
+        pytest.approx((0, 2, 0)), pytest.approx((0, 2, 4))]

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Line gravity point list operators (on the active object)."""
+
+import bpy
+
+from ..io.blender.gravity.bridge import line_points
+
+
+def _editable(obj: bpy.types.Object | None) -> str | None:
+    """Why the object's settings cannot be changed (None when they can)."""
+    if obj is None:
+        return "no active object"
+    if obj.library is not None or not obj.is_editable:
+        return f"{obj.name} is linked from a library: make it local or use a library override"
+    return None
+
+
+class _OnLineGravity:
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        if obj is None or obj.gltf_physics.gravity_type != "LINE":
+            return False
+        problem = _editable(obj)
+        if problem:
+            cls.poll_message_set(problem)
+        return problem is None
+
+
+class GLTF_PHYSICS_OT_gravity_point_add(_OnLineGravity, bpy.types.Operator):
+    """Add a point to the line after the selected one (one unit further along Z)"""
+
+    bl_idname = "gltf_physics.gravity_point_add"
+    bl_label = "Add Line Point"
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        props = context.object.gltf_physics
+        points = props.gravity_line_points
+        index = min(props.gravity_active_point, len(points) - 1)
+        base = tuple(points[index].co) if points else (0.0, 0.0, -1.0)
+        point = points.add()
+        point.co = (base[0], base[1], base[2] + 1.0)
+        points.move(len(points) - 1, index + 1)
+        props.gravity_active_point = index + 1
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):
+    """Remove the selected point of the line"""
+
+    bl_idname = "gltf_physics.gravity_point_remove"
+    bl_label = "Remove Line Point"
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        props = context.object.gltf_physics
+        index = props.gravity_active_point
+        if not 0 <= index < len(props.gravity_line_points):
+            self.report({"ERROR"}, "No line point is selected; nothing was changed")
+            return {"CANCELLED"}
+        props.gravity_line_points.remove(index)
+        props.gravity_active_point = max(0, index - 1)
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Operator):
+    """Copy the line object's vertices (in vertex order, in this object's space) into the
+    editable point list and use the list"""
+
+    bl_idname = "gltf_physics.gravity_points_from_object"
+    bl_label = "Copy Points"
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        obj = context.object
+        props = obj.gltf_physics
+        if props.gravity_line_object is None:
+            self.report({"ERROR"}, "Pick a curve or mesh object first; nothing was changed")
+            return {"CANCELLED"}
+        props.gravity_line_source = "OBJECT"
+        points = line_points(obj)
+        props.gravity_line_points.clear()
+        for co in points:
+            props.gravity_line_points.add().co = co
+        props.gravity_line_source = "POINTS"
+        self.report({"INFO"}, f"{len(points)} points copied from {props.gravity_line_object.name}")
+        return {"FINISHED"}
+
+
+CLASSES = (GLTF_PHYSICS_OT_gravity_point_add, GLTF_PHYSICS_OT_gravity_point_remove,
+           GLTF_PHYSICS_OT_gravity_points_from_object)
