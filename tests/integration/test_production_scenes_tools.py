@@ -251,6 +251,10 @@ def test_overrides_keep_physics_edits_and_refuse_rigid_bodies(clean_scene, tmp_p
     wheels = [c for c in car.children if ownership.made_by(c, ownership.WHEEL, car)]
     assert len(wheels) == 4
     select(car)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = car.gltf_physics.mesh_object
+    assert ownership.made_by(proxy, ownership.HULL_PROXY, car) and proxy.library is None
+    select(car)
     message = refused(bpy.ops.gltf_physics.to_native)
     assert "library override" in message and car.rigid_body is None
     blend = tmp_path / "main.blend"
@@ -258,7 +262,58 @@ def test_overrides_keep_physics_edits_and_refuse_rigid_bodies(clean_scene, tmp_p
     bpy.ops.wm.open_mainfile(filepath=str(blend))
     car = next(o for o in bpy.data.objects if o.name == "Car" and o.override_library)
     assert car.gltf_physics.size_mode == "CUSTOM" and car.gltf_physics.is_vehicle
-    assert sorted(c.gltf_physics.vehicle_part for c in car.children) == ["WHEEL"] * 4
+    assert car.gltf_physics.shape_type == "CONVEX"
+    assert car.gltf_physics.mesh_object.name == "Car.hull"
+    assert sorted(c.gltf_physics.vehicle_part for c in car.children) == ["NONE"] + ["WHEEL"] * 4
+
+
+def test_a_hierarchy_override_is_refused_until_made_editable(clean_scene, tmp_path):
+    objs = link_library(write_library(tmp_path))
+    instance = bpy.data.objects["Kit.0"]
+    scene = bpy.context.scene
+    objs["kit"].override_hierarchy_create(scene, bpy.context.view_layer, reference=instance)
+    crate = next(o for o in scene.objects if o.name == "Crate" and o.override_library)
+    assert crate.override_library.is_system_override
+    select(crate)
+    before = state()
+    for op in (bpy.ops.gltf_physics.fit_shape, bpy.ops.gltf_physics.simplify_hull,
+               bpy.ops.gltf_physics.wheels_add):
+        assert "library override that is not editable" in refused(op)
+    assert state() == before
+    crate.override_library.is_system_override = False  # Library Override → Make Editable
+    select(crate)
+    assert bpy.ops.gltf_physics.fit_shape() == {"FINISHED"}
+    assert crate.gltf_physics.size_mode == "CUSTOM"
+
+
+def test_hidden_targets_get_only_their_own_tagged_helpers(clean_scene, ownership):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    hidden = bpy.data.collections.new("Hidden")
+    bpy.context.scene.collection.children.link(hidden)
+    ring = torus("Ring", motion_type="DYNAMIC", shape_type="TRIMESH")
+    car = h.set_physics(h.mesh_object("Car"), motion_type="DYNAMIC", shape_type="BOX")
+    for obj in (ring, car):
+        bpy.context.scene.collection.objects.unlink(obj)
+        hidden.objects.link(obj)
+        obj.hide_set(True)
+    hidden.hide_viewport = True
+    other = h.mesh_object("Bystander", kind="sphere")
+    bpy.context.view_layer.update()
+    before = state()
+    with bpy.context.temp_override(selected_objects=[car], active_object=car, object=car):
+        assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+        assert bpy.ops.gltf_physics.wheels_add() == {"FINISHED"}
+    with bpy.context.temp_override(selected_objects=[ring], active_object=ring, object=ring):
+        assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    after = state()
+    made = set(after["objects"]) - set(before["objects"])
+    owners = {ownership.HULL_PROXY: car, ownership.WHEEL: car, ownership.CONVEX_PART: ring}
+    for name, _lib in made:
+        obj = bpy.data.objects[name]
+        tool = obj[ownership.MADE_BY]
+        assert ownership.made_by(obj, tool, owners[tool]) and hidden in obj.users_collection
+    assert after["objects"][("Bystander", None)] == before["objects"][("Bystander", None)]
+    assert len(made) == 1 + 4 + len(ring.children) and other.name in bpy.data.objects
 
 
 # -- ownership ------------------------------------------------------------------------------

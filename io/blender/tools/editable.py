@@ -23,10 +23,11 @@ def editable_problem(
     name = thing.name
     if thing.library is not None:
         return f"{name} is linked from {thing.library.name}: {MAKE_LOCAL}"
-    if not thing.is_editable:
+    override = thing.override_library
+    if not thing.is_editable or (override is not None and override.is_system_override):
         return f"{name} is a library override that is not editable: make it editable " \
-               "(Library Override → Make Editable) or make it local"
-    if rigid_body and thing.override_library is not None:
+               "(Object → Library Override → Make) or make it local"
+    if rigid_body and override is not None:
         return f"{name} is a library override, which keeps no Blender rigid body of its " \
                "own: make it local"
     data = getattr(thing, "data", None) if mesh else None
