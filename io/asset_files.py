@@ -3,12 +3,14 @@
 
 `read_asset`/`write_asset` keep a GLB binary chunk byte for byte; a .gltf's external
 resources are not rewritten: `copy_resources` copies them next to an output written to
-another folder so relative URIs stay valid.
+another folder so relative URIs stay valid. Every read goes through `external_reader`.
 """
 
 from __future__ import annotations
 
+import filecmp
 import json
+import os
 import shutil
 import struct
 from collections.abc import Iterator, Mapping
@@ -17,6 +19,7 @@ from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 from .diagnostics import Report
+from .external_reader import ResourceError, open_file, read_asset_bytes, resolve
 from .json_read import as_dict, as_list
 
 GLB_MAGIC: Final = b"glTF"
@@ -30,8 +33,12 @@ GLB_CHUNK: Final = struct.Struct("<II")
 
 def read_asset(path: Path | str) -> tuple[dict[str, Any], bytes | None]:
     """The JSON of a .gltf or .glb file and the GLB binary chunk (None for .gltf or a GLB
-    without one). Raises ValueError (or OSError) for unreadable files."""
-    data = Path(path).read_bytes()
+    without one). Raises ValueError (or OSError) for unreadable files: a folder, a device or
+    pipe, more than `external_reader.MAX_ASSET_BYTES`."""
+    try:
+        data = read_asset_bytes(path)
+    except ValueError as exc:
+        raise ValueError(f"{path} {exc}") from None
     if data[:4] == GLB_MAGIC:
         gltf, binary = _read_glb(data)
     else:
@@ -107,18 +114,28 @@ def copy_resources(
     gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report
 ) -> None:
     """Copy a .gltf's relative buffers and images from `source_dir` to `target_dir` so its
-    URIs stay valid; existing different files are never overwritten (reported)."""
+    URIs stay valid. Sources are read through `external_reader` (only regular files inside
+    `source_dir`); nothing is written outside `target_dir`, and existing different files are
+    never overwritten (reported)."""
     if source_dir.resolve() == target_dir.resolve():
         return
+    root = os.path.realpath(target_dir)
     for uri in dict.fromkeys(relative_resources(gltf)):
-        relative = Path(unquote(uri))
-        source, target = source_dir / relative, target_dir / relative
-        if ".." in relative.parts:
-            report.warn("resource-outside", uri, "a resource outside the folder is not copied")
-        elif not source.is_file():
-            report.warn("resource-missing", uri, f"{source} does not exist")
-        elif target.exists() and target.read_bytes() != source.read_bytes():
+        try:
+            source, _size = resolve(uri, source_dir)
+        except ResourceError as exc:
+            code = "resource-refused" if exc.refused else "resource-missing"
+            report.warn(code, uri, f"not copied: {exc}")
+            continue
+        target = target_dir / os.path.normpath(unquote(uri))
+        if os.path.commonpath([root, os.path.realpath(target)]) != root:
+            report.warn("resource-outside", uri, f"{target} is outside the output folder: "
+                        "not copied")
+        elif target.is_symlink() or (target.exists() and not target.is_file()):
+            report.warn("resource-exists", uri, f"{target} is not a plain file: not overwritten")
+        elif target.exists() and not filecmp.cmp(source, target, shallow=False):
             report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
         elif not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            with open_file(uri, source) as src, target.open("xb") as dst:
+                shutil.copyfileobj(src, dst)

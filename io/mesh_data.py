@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import base64
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import numpy as np
 
+from .external_reader import read_buffer
 from .hull import hull_triangles
 
 _COMPONENTS = {5120: ("i1", 127), 5121: ("u1", 255), 5122: ("<i2", 32767),
@@ -21,8 +20,9 @@ _WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 class MeshData:
     """Reads mesh positions and triangles from a document's buffers (cached per mesh).
 
-    Buffers come from a .glb's binary chunk, `data:` URIs or files beside `base_dir`; a
-    mesh that cannot be read raises ValueError (or KeyError, IndexError for a bad document)."""
+    Buffers come from a .glb's binary chunk, `data:` URIs or files in `base_dir`, through
+    `external_reader` (files outside it are refused); a mesh that cannot be read raises
+    ValueError (or KeyError, IndexError for a bad document)."""
 
     def __init__(self, gltf: dict[str, Any], base_dir: Path | str | None,
                  binary: bytes | None) -> None:
@@ -34,17 +34,8 @@ class MeshData:
     def buffer(self, index: int) -> bytes:
         """The bytes of buffer `index`."""
         if index not in self.buffers:
-            uri = self.gltf["buffers"][index].get("uri")
-            if uri is None:
-                if self.binary is None:
-                    raise ValueError(f"buffer {index} is a GLB chunk, but no binary was given")
-                self.buffers[index] = self.binary
-            elif uri.startswith("data:"):
-                self.buffers[index] = base64.b64decode(uri.split(",", 1)[1])
-            elif self.base_dir is None:
-                raise ValueError(f"buffer {uri!r} is a file, but no folder was given")
-            else:
-                self.buffers[index] = (Path(self.base_dir) / unquote(uri)).read_bytes()
+            self.buffers[index] = read_buffer(self.gltf["buffers"][index], self.base_dir,
+                                              self.binary)
         return self.buffers[index]
 
     def accessor(self, index: int) -> np.ndarray:

@@ -71,8 +71,6 @@ def text_lines(check: Any) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Check the files; the exit status."""
     args = parse_args(argv)
-    if hasattr(sys.stdout, "reconfigure"):  # keys or names a terminal cannot show: escaped
-        sys.stdout.reconfigure(errors="backslashreplace")
     checker = load_module("check.checker")
     checks = check_files(args.files)
     status = checker.exit_status(checks, args.strict)
@@ -87,4 +85,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(load_module("cli_guard").run(main, 2))

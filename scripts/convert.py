@@ -11,8 +11,9 @@ buffers and images, which are copied next to OUTPUT when it goes to another fold
 existing different file there is never overwritten). `--khr-geometry node` writes the
 2025-10 `geometry.node` form; `--godot-capsules` writes OMI capsules and cylinders in the
 pre-2025 layout Godot 4 reads. Every lossy step is printed; `--report FILE` also writes the
-issues as JSON. Exit status: 0 when written, 1 when INPUT cannot be read or OUTPUT cannot
-be written, 2 on bad arguments.
+issues as JSON. Exit status: 0 when written, 1 when INPUT cannot be read (or names a buffer
+or image outside its folder, not a regular file or shorter than its byteLength: nothing is
+written then) or OUTPUT cannot be written, 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -90,8 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     report = convert.Report()
     try:
         gltf, binary = asset_files.read_asset(args.input)
-    except (OSError, ValueError) as exc:
-        print(f"error: cannot read {args.input}: {exc}", file=sys.stderr)
+    except (OSError, ValueError, MemoryError, RecursionError) as exc:
+        print(f"error: cannot read {args.input}: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
+    refused = [(where, problem) for where, problem in load_module("external_reader").refusals(
+        gltf, args.input.parent, binary) if problem.refused]
+    for where, problem in refused:
+        print(f"error: {args.input}:{where}: {problem}", file=sys.stderr)
+    if refused:
+        print(f"error: {args.input} not converted: it names files the converter does not read "
+              "(see README, Files from strangers)", file=sys.stderr)
         return 1
     out = convert.convert_document(
         gltf, args.to.upper(), khr_geometry=args.khr_geometry,
@@ -116,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(load_module("cli_guard").run(main, 1))

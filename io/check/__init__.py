@@ -6,4 +6,5 @@ decoders' model); `schema.py` is a small rule language and `specs.py` the extens
 rules in it; `links.py` (references, declarations, numbers) and `placement.py` (triggers,
 joints, vehicles) add the errors schemas cannot express; `geometry.py` and `risks.py` the
 warnings, with the rules shared with the Blender scene check in io/rules.py; `revisions.py`
-the legacy notes; `codes.py` the catalogue of codes."""
+the legacy notes; `resources.py` the buffers and images `io/external_reader.py` refuses;
+`codes.py` the catalogue of codes."""

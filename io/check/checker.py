@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Check the physics of a glTF document or file: the entry points of the physics checker
-(scripts/check_physics.py). Pure: no bpy, and nothing read but the file and its buffers.
+(scripts/check_physics.py). Pure: no bpy, and nothing read but the file and its buffers
+inside its folder (`external_reader`).
 
 `check_file` never raises: a file that cannot be read as glTF comes back `unreadable`; any
 other input yields findings (`Issue`: severity, stable code, JSON pointer, message).
@@ -19,7 +20,7 @@ from ..asset_files import read_asset
 from ..codecs.joints import is_legacy_node_joint
 from ..diagnostics import Issue, Report, Severity
 from ..mesh_data import MeshData
-from . import geometry, links, placement, revisions, risks
+from . import geometry, links, placement, resources, revisions, risks
 from .facts import Facts
 from .schema import Context, pointer, type_name
 from .specs import KHR_PAYLOADS, LEGACY_KHR_PAYLOADS, OMI_PAYLOADS, Payload
@@ -102,6 +103,7 @@ def check_document(gltf: Json, *, name: str = "FILE", binary: bytes | None = Non
             placement.check_geometry_nodes, placement.check_vectors, geometry.check_shapes,
             risks.check_bodies, risks.check_motion, risks.check_materials, risks.check_limits,
             risks.check_families, risks.check_decoded)),
+        lambda: resources.check_resources(gltf, report, base_dir, binary),
         lambda: geometry.check_hulls(facts, report, meshes),
         lambda: revisions.check_revisions(facts, report, name),
     )

@@ -47,6 +47,8 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     "pilot-seat-not-a-seat": ("error", "a pilotSeat node without OMI_seat"),
     "geometry-node-no-mesh": ("error", "a KHR geometry.node without a mesh on or below it"),
     "bad-vector": ("error", "an OMI motion vector or seat point of the wrong length"),
+    "resource-refused": ("error", "a buffer or image not read: outside the file's folder, "
+                         "not a regular file, or shorter than its byteLength"),
     "check-failed": ("error", "the checker itself failed (please report the file)"),
     # warnings: legal but risky or engine-dependent
     "float-index": ("warning", "an index written as 2.0"),

@@ -607,7 +607,7 @@ def test_copy_resources_never_overwrites(tmp_path: Path) -> None:
     report = Report()
     copy_resources(gltf, tmp_path / "a", tmp_path / "b", report)
     assert (tmp_path / "b/data.bin").read_bytes() == b"old"
-    assert codes(report) == ["resource-exists", "resource-outside", "resource-missing"]
+    assert codes(report) == ["resource-exists", "resource-refused", "resource-missing"]
     shutil.rmtree(tmp_path / "b")
     (tmp_path / "b").mkdir()
     copy_resources(gltf, tmp_path / "a", tmp_path / "b", Report())

