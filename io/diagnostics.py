@@ -38,15 +38,21 @@ class Report:
     unlisted: Counter[str] = field(default_factory=Counter)
     _listed: Counter[str] = field(default_factory=Counter)
     _unlisted_severity: dict[str, Severity] = field(default_factory=dict)
+    _seen: set[Issue] = field(default_factory=set)
 
     def add(self, severity: Severity, code: str, where: str, message: str) -> None:
-        """Record one issue (only counted beyond `LIST_LIMIT` of its code)."""
+        """Record one issue (only counted beyond `LIST_LIMIT` of its code). The same issue
+        again (e.g. an object exported once per collection instance) is said once."""
         if self._listed[code] >= LIST_LIMIT:
             self.unlisted[code] += 1
             self._unlisted_severity.setdefault(code, severity)
             return
+        issue = Issue(severity, code, where, message)
+        if issue in self._seen:
+            return
+        self._seen.add(issue)
         self._listed[code] += 1
-        self.issues.append(Issue(severity, code, where, message))
+        self.issues.append(issue)
 
     @property
     def count(self) -> int:

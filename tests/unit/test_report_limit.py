@@ -35,3 +35,14 @@ def test_a_huge_bad_array_decodes_with_bounded_issues() -> None:
     decode_document(DocumentView.from_json(gltf), report)
     assert len(report.issues) <= LIST_LIMIT + 5
     assert report.unlisted["not-an-object"] == 100_000 - LIST_LIMIT
+
+
+def test_the_same_issue_is_said_once() -> None:
+    """An object exported once per collection instance reports its problem once."""
+    report = Report()
+    for _ in range(3):
+        report.warn("joint-skipped", "DoorHinge", "no connected body is set")
+    report.warn("joint-skipped", "GateHinge", "no connected body is set")
+    assert [str(i) for i in report.issues] == ["DoorHinge: no connected body is set",
+                                               "GateHinge: no connected body is set"]
+    assert report.summary() == "2 physics problems (joint-skipped×2); see the log"
