@@ -157,8 +157,11 @@ class PhysicsExportExtension(JointExport):
 
     def gather_node_hook(self, node: Any, blender_object: Any, export_settings: dict) -> None:
         """Strip leaked properties from extras and record the object's physics."""
-        if isinstance(node.extras, dict) and EXTRAS_KEY in node.extras:
-            node.extras.pop(EXTRAS_KEY)  # 4.2/4.5 copy PropertyGroups into extras
+        if isinstance(node.extras, dict):
+            # 4.2/4.5 copy PropertyGroups into extras; the tools' tags (gltf_physics_made_by…,
+            # io/blender/tools/ownership.py) are the add-on's own, not the user's
+            for key in [k for k in node.extras if k.startswith(EXTRAS_KEY)]:
+                node.extras.pop(key)
             node.extras = node.extras or None
         if self.format == "NONE" or not isinstance(blender_object, OBJECT):
             return

@@ -34,7 +34,7 @@ from .from_model import PropertyWriter
 from .gravity.bridge import write_gravity, write_world_gravity
 from .joint_bridge import body_of, reparent_keep_world, write_settings
 from .stored_settings import GROUP
-from .tools.ownership import IMPORT_PROXY, mark
+from .tools.ownership import IMPORT_CHILD, IMPORT_PROXY, mark
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
@@ -132,11 +132,10 @@ class PhysicsImportExtension:
             if mesh is None:
                 self.report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
                 return None
-            proxy = _child(owner, f"{owner.name}.collision", mesh)
+            proxy = _child(owner, f"{owner.name}.collision", mesh, IMPORT_PROXY)
             proxy.display_type = "WIRE"
             proxy.hide_render = True
             proxy.gltf_physics.collision_only = True
-            mark(proxy, IMPORT_PROXY, owner)
             return proxy
 
         nodes = ImporterNodes(gltf.data.nodes or [])
@@ -335,9 +334,12 @@ def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
     return partner
 
 
-def _child(owner: bpy.types.Object, name: str, data: Any) -> bpy.types.Object:
-    """A new object parented to `owner` at its origin, in the same collections."""
+def _child(owner: bpy.types.Object, name: str, data: Any, tool: str = IMPORT_CHILD
+           ) -> bpy.types.Object:
+    """A new object parented to `owner` at its origin, in the same collections, tagged as
+    made by the import (`tool`) for `owner`."""
     child = bpy.data.objects.new(name, data)
+    mark(child, tool, owner)
     for collection in owner.users_collection:
         collection.objects.link(child)
     child.parent = owner

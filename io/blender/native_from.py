@@ -28,6 +28,7 @@ from .native_common import (
     step_time,
 )
 from .properties import MAX_LAYERS
+from .tools.ownership import JOINT, link_like, mark
 
 
 def from_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:
@@ -186,8 +187,8 @@ def _joint_holder(
         report.append(f"{obj.name}: parented to {first.name} (in place): it is body A")
         return obj
     holder = bpy.data.objects.new(f"{obj.name}.joint", None)
-    for collection in obj.users_collection:
-        collection.objects.link(holder)
+    link_like(holder, obj, bpy.context.scene)
+    mark(holder, JOINT, obj)
     bpy.context.view_layer.update()
     reparent_keep_world(holder, first, obj.matrix_world)
     report.append(f"{obj.name} is a body itself: its joint is on the new Empty {holder.name} "

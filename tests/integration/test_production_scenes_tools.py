@@ -481,3 +481,21 @@ def test_every_operator_touched_is_undoable_in_one_step():
                  "problem_fix"):
         cls = getattr(bpy.types, f"GLTF_PHYSICS_OT_{name}")
         assert {"REGISTER", "UNDO"} <= set(cls.bl_options), name
+
+
+def test_the_tags_stay_out_of_files_even_with_custom_properties_on(clean_scene, tmp_path,
+                                                                   ownership):
+    car = h.set_physics(h.mesh_object("Car"), motion_type="DYNAMIC", shape_type="BOX")
+    car["note"] = "the user's own"
+    select(car)
+    assert bpy.ops.gltf_physics.wheels_add() == {"FINISHED"}
+    for fmt in ("KHR", "OMI"):
+        path = tmp_path / f"tags_{fmt}.gltf"
+        gltf = h.export(path, fmt, export_extras=True)
+        h.assert_valid(path)
+        extras = {n["name"]: n.get("extras") for n in gltf["nodes"]}
+        assert extras["Car"] == {"note": "the user's own"}
+        assert all(extras[f"Car.wheel{i}"] is None for i in range(4)), extras
+    h.import_file(tmp_path / "tags_KHR.gltf")
+    wheel = bpy.data.objects["Car.wheel0"]
+    assert wheel.gltf_physics.vehicle_part == "WHEEL" and ownership.MADE_BY not in wheel

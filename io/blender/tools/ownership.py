@@ -16,6 +16,7 @@ MADE_FOR = "gltf_physics_made_for"
 HULL_PROXY = "hull_proxy"  # Generate Convex Hull's collision-only proxy child
 CONVEX_PART = "convex_part"  # a Convex Decomposition part
 IMPORT_PROXY = "import_proxy"  # the importer's collision mesh child of a shape
+IMPORT_CHILD = "import_child"  # the importer's other children (a trigger's, a bone's stand-in)
 JOINT = "joint"  # Add Joint's joint Empty
 WHEEL = "wheel"  # Add Wheels' wheel Empty
 
