@@ -7,6 +7,7 @@ object's local (unscaled) space, Blender axes: capsules and cylinders run along 
 
 
 import bpy
+from bpy.app.handlers import persistent
 from bpy.props import (
     BoolProperty,
     BoolVectorProperty,
@@ -97,6 +98,21 @@ def _unique_layer_name(layer: bpy.types.PropertyGroup, _context: bpy.types.Conte
     name = unique_name(layer.name, others)
     if name != layer.name:
         layer.name = name
+
+
+@persistent
+def distinct_layer_names(_file: str = "") -> None:
+    """On load: a file saved before layer names were kept unique may hold two layers of one
+    name (export would make them one collision system); the later ones are renamed
+    `Name.001`... Linked scenes are left as they are."""
+    for scene in bpy.data.scenes:
+        layers = scene.gltf_physics.layers
+        if scene.library is not None or len({layer.name for layer in layers}) == len(layers):
+            continue
+        for index, layer in enumerate(layers):
+            if any(earlier.name == layer.name for earlier in layers[:index]):
+                layer.name = unique_name(layer.name, [other.name for i, other in
+                                                      enumerate(layers) if i != index])
 
 
 class GltfPhysicsLayerProperties(bpy.types.PropertyGroup):
@@ -362,10 +378,13 @@ def register() -> None:
     bpy.types.Object.gltf_physics = PointerProperty(
         type=GltfPhysicsObjectProperties, override={"LIBRARY_OVERRIDABLE"})
     bpy.types.Scene.gltf_physics = PointerProperty(type=GltfPhysicsSceneProperties)
+    bpy.app.handlers.load_post.append(distinct_layer_names)
 
 
 def unregister() -> None:
     """Remove the root pointers and the property groups."""
+    if distinct_layer_names in bpy.app.handlers.load_post:
+        bpy.app.handlers.load_post.remove(distinct_layer_names)
     del bpy.types.Scene.gltf_physics
     del bpy.types.Object.gltf_physics
     for cls in reversed(CLASSES):

@@ -580,3 +580,25 @@ def test_apply_scale_on_a_child_of_a_scaled_parent_says_where_to_fix(clean_scene
     with pytest.raises(RuntimeError, match="comes from its parent Rig"):
         bpy.ops.gltf_physics.problem_fix(index=index)
     assert obj.gltf_physics.radius == pytest.approx(0.5) and tuple(parent.scale) == (1, 1, -1)
+
+
+def test_a_saved_file_with_two_layers_of_one_name_loads_them_distinct(clean_scene, tmp_path):
+    layers = clean_scene.gltf_physics.layers
+    for _ in range(3):
+        layers.add()  # a script's unnamed layers: all "Layer", as files saved before the fix
+    assert _layer_names() == ["Layer", "Layer", "Layer"]
+    h.set_physics(h.mesh_object("Box"), motion_type="DYNAMIC", shape_type="BOX",
+                  use_filter=True, filter_layers=[i == 2 for i in range(32)],
+                  filter_mode="EXCEPT", filter_targets=[i == 1 for i in range(32)])
+    path = tmp_path / "old.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    bpy.ops.wm.open_mainfile(filepath=str(path))
+    assert _layer_names() == ["Layer", "Layer.001", "Layer.002"]
+    for fmt in FORMATS:
+        out = tmp_path / f"old_{fmt}.gltf"
+        gltf = h.export(out, fmt)
+        h.assert_valid(out)
+        ext = "KHR_physics_rigid_bodies" if fmt == "KHR" else "OMI_physics_body"
+        (flt,) = gltf["extensions"][ext]["collisionFilters"]
+        assert (flt["collisionSystems"], flt["notCollideWithSystems"]) == (
+            ["Layer.002"], ["Layer.001"])
