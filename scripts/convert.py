@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         gltf, binary = asset_files.read_asset(args.input)
     except (OSError, ValueError, MemoryError, RecursionError) as exc:
-        print(f"error: cannot read {args.input}: {exc or type(exc).__name__}", file=sys.stderr)
+        print(f"error: cannot read {args.input}: {str(exc) or type(exc).__name__}", file=sys.stderr)
         return 1
     refused = [(where, problem) for where, problem in load_module("external_reader").refusals(
         gltf, args.input.parent, binary) if problem.refused]
