@@ -16,7 +16,7 @@ import struct
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from .diagnostics import Report
 from .external_reader import ResourceError, open_file, read_asset_bytes, resolve
@@ -99,13 +99,13 @@ def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
     return GLB_HEADER.pack(GLB_MAGIC, GLB_VERSION, GLB_HEADER.size + len(chunks)) + chunks
 
 
-def relative_resources(gltf: Mapping[str, Any]) -> list[str]:
-    """The relative URIs of buffers and images (data: and absolute URIs left out)."""
+def file_resources(gltf: Mapping[str, Any]) -> list[str]:
+    """The URIs of buffers and images that name files (not `data:` URIs)."""
     uris = []
     for key in ("buffers", "images"):
         for item in as_list(gltf.get(key)):
             uri = as_dict(item).get("uri")
-            if isinstance(uri, str) and not urlsplit(uri).scheme and not uri.startswith("/"):
+            if isinstance(uri, str) and not uri.startswith("data:"):
                 uris.append(uri)
     return uris
 
@@ -120,7 +120,7 @@ def copy_resources(
     if source_dir.resolve() == target_dir.resolve():
         return
     root = os.path.realpath(target_dir)
-    for uri in dict.fromkeys(relative_resources(gltf)):
+    for uri in dict.fromkeys(file_resources(gltf)):
         try:
             source, _size = resolve(uri, source_dir)
         except ResourceError as exc:
