@@ -22,12 +22,18 @@ def limit_memory(budget: int) -> None:
         import resource
     except ImportError:
         return
-    if budget > 0:
-        resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
+    try:
+        if budget > 0:
+            resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
+    except (ValueError, OSError):  # macOS may refuse it: the time budget still holds
+        pass
     if sys.platform.startswith("linux"):  # end with Blender, should it die first
-        import ctypes
+        try:
+            import ctypes
 
-        ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+            ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+        except (OSError, AttributeError):
+            pass
 
 
 def main() -> int:
