@@ -602,3 +602,25 @@ def test_a_saved_file_with_two_layers_of_one_name_loads_them_distinct(clean_scen
         (flt,) = gltf["extensions"][ext]["collisionFilters"]
         assert (flt["collisionSystems"], flt["notCollideWithSystems"]) == (
             ["Layer.002"], ["Layer.001"])
+
+
+def test_apply_scale_keeps_seat_points_and_wheel_size_in_the_world(clean_scene):
+    from mathutils import Vector
+
+    car = h.set_physics(h.mesh_object("Kart"), motion_type="DYNAMIC", shape_type="BOX",
+                        is_vehicle=True)
+    seat = h.set_physics(h.mesh_object("Bench", location=(0, 0, 1)), shape_type="BOX",
+                         is_seat=True, seat_back=(0.0, 0.2, 0.3))
+    wheel = h.set_physics(h.mesh_object("Wheel", location=(1, 0, 0)), shape_type="CYLINDER",
+                          vehicle_part="WHEEL", wheel_radius=0.25, wheel_width=0.1)
+    for part, scale in ((seat, (2.0, 2.0, -2.0)), (wheel, (3.0, 2.0, 2.0))):
+        part.parent = car
+        part.scale = scale
+    bpy.context.view_layer.update()
+    back = seat.matrix_world @ Vector(seat.gltf_physics.seat_back)
+    _apply_scale(seat)
+    _apply_scale(wheel)
+    assert tuple(seat.matrix_world @ Vector(seat.gltf_physics.seat_back)) == pytest.approx(
+        tuple(back))
+    props = wheel.gltf_physics
+    assert (props.wheel_radius, props.wheel_width) == pytest.approx((0.5, 0.3))

@@ -13,8 +13,8 @@ import bpy
 from mathutils import Matrix, Quaternion, Vector
 
 UNIT = 1e-6  # an own scale factor this close to 1 is no scale
-#: Settings that are points in object space (moved with the mesh).
-POINTS = ("shape_offset", "center_of_mass", "seat_back", "seat_foot", "seat_knee")
+#: A seat's points, in object space (moved with the mesh).
+SEAT_POINTS = ("seat_back", "seat_foot", "seat_knee")
 
 
 def apply_scale(obj: bpy.types.Object) -> str:
@@ -36,12 +36,23 @@ def apply_scale(obj: bpy.types.Object) -> str:
 
 
 def keep_in_place(props: bpy.types.PropertyGroup, change: Matrix) -> None:
-    """Re-express the object-space settings after the object's space changed by `change`."""
+    """Re-express the object-space settings in use after the object's space changed by
+    `change`: the custom centre of mass and inertia frame, the shape, a seat's points and a
+    wheel's size (its axis is X)."""
     linear = change.to_3x3()
-    for name in POINTS:
+    points = [*(("center_of_mass",) if props.center_of_mass_mode == "CUSTOM" else ()),
+              *(("shape_offset",) if props.shape_type != "NONE" else ()),
+              *(SEAT_POINTS if props.is_seat else ())]
+    for name in points:
         setattr(props, name, change @ Vector(getattr(props, name)))
     if props.inertia_mode == "CUSTOM":
         props.inertia_orientation, _ = _frame(linear, Quaternion(props.inertia_orientation))
+    if props.vehicle_part == "WHEEL":
+        stretch = [linear.col[i].length for i in range(3)]
+        props.wheel_width *= stretch[0]
+        props.wheel_radius *= max(stretch[1], stretch[2])
+    if props.shape_type == "NONE":
+        return
     rotation, lengths = _frame(linear, Quaternion(props.shape_rotation))
     props.shape_rotation = rotation
     sx, sy, sz = lengths
