@@ -286,9 +286,9 @@ GRAVITY: Final = (
           encode=writable_direction),
     Field("gravity", "unit_distance", "gravity_unit_distance", "unitDistance", 0.0,
           "Unit Distance", "Distance at which the pull equals Gravity, falling off with the "
-          "inverse square; 0 pulls the same everywhere", minimum=0.0, unit="LENGTH"),
+          "inverse square; 0 pulls the same everywhere", soft_min=0.0, unit="LENGTH"),
     Field("gravity", "radius", "gravity_radius", "radius", 1.0, "Radius",
-          "Radius of the circle (in the object's XY plane) pulled towards", minimum=0.0,
+          "Radius of the circle (in the object's XY plane) pulled towards", soft_min=0.0,
           unit="LENGTH"),
 )
 WORLD_GRAVITY: Final = (

@@ -25,6 +25,7 @@ from typing import Final, Literal
 import numpy as np
 
 from .model import Shape, Vec3
+from .rules import NORMAL_TOLERANCE
 
 GravityKind = Literal["directional", "point", "disc", "torus", "line", "shaped"]
 GRAVITY_KINDS: Final[tuple[GravityKind, ...]] = (
@@ -44,8 +45,6 @@ KIND_PARAMS: Final[dict[str, tuple[str, ...]]] = {
     "line": ("unit_distance",),
     "shaped": ("unit_distance",),
 }
-#: |length − 1| above this: a direction is not normalised.
-NORMAL_TOLERANCE: Final = 1e-4
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ Kinds are the model's lower-case names ("trimesh", "dynamic"); sizes are in metr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
@@ -21,6 +22,7 @@ MIN_SIZE: Final = 1e-4  # a shape extent at or below this is degenerate
 SCALE_TOLERANCE: Final = 1e-4  # relative spread of scale factors still taken as uniform
 MOVING: Final = frozenset({"dynamic", "kinematic"})
 ROUND: Final = frozenset({"sphere", "capsule", "cylinder"})
+NORMAL_TOLERANCE: Final = 1e-4  # |length − 1| a normalised direction may be off by
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +58,25 @@ COMPOUND_TRIGGER_FILTER = Rule("compound-trigger-filter", "error",
                                "a compound trigger cannot carry a filter: put it on its member "
                                "shapes")
 
+GRAVITY_NOT_ON_TRIGGER = Rule("gravity-not-on-trigger", "error",
+                              "gravity belongs on a trigger without motion or collider "
+                              "({what})")
+GRAVITY_ON_COMPOUND_PART = Rule("gravity-on-compound-part", "error",
+                                "gravity on a part of compound trigger {root}: a compound "
+                                "trigger has one volume, on its root")
+GRAVITY_LINE_POINTS = Rule("gravity-line-points", "error",
+                           "line gravity needs at least 2 points (a multiple of 3 numbers, at "
+                           "least 6); it has {count} numbers")
+GRAVITY_SHAPE_MISSING = Rule("gravity-shape-missing", "error",
+                             "shaped gravity without a valid shape has no effect")
+GRAVITY_DIRECTION = Rule("gravity-direction-not-normalised", "warning",
+                         "the gravity direction is not normalised (length {length:.4g})")
+
 RULES: Final = (MOVING_TRIMESH, NEGATIVE_SCALE, NON_UNIFORM_SCALE, DEGENERATE_SIZE,
                 SHORT_CAPSULE, FLAT_HULL, HULL_TOO_MANY_POINTS, JOINT_NOT_DYNAMIC,
-                PART_OUTSIDE_VEHICLE, COMPOUND_TRIGGER_FILTER)
+                PART_OUTSIDE_VEHICLE, COMPOUND_TRIGGER_FILTER, GRAVITY_NOT_ON_TRIGGER,
+                GRAVITY_ON_COMPOUND_PART, GRAVITY_LINE_POINTS, GRAVITY_SHAPE_MISSING,
+                GRAVITY_DIRECTION)
 
 
 def is_moving_trimesh(shape_kind: str, body_kind: str | None) -> bool:
@@ -134,3 +152,24 @@ def part_label(part: str) -> str:
     if "_" in part or part.isupper():
         return part.lower().replace("_", " ")
     return "".join(f" {c.lower()}" if c.isupper() else c for c in part).strip()
+
+
+def gravity_placement(has_motion: bool, has_collider: bool, has_trigger: bool) -> str:
+    """What stops a node from carrying a gravity volume ("" when nothing): the spec wants a
+    trigger body node without motion or collider."""
+    found = [name for name, present in (("motion", has_motion), ("collider", has_collider))
+             if present]
+    if found:
+        return f"it has a {' and a '.join(found)}"
+    return "" if has_trigger else "it has no trigger"
+
+
+def line_points_valid(count: int) -> bool:
+    """True when a line's number of point coordinates is a multiple of 3 and at least 6."""
+    return count >= 6 and count % 3 == 0
+
+
+def direction_length(direction: Sequence[float]) -> float | None:
+    """The length of a direction that is not normalised (None when it is, within 1e-4)."""
+    length = math.sqrt(sum(c * c for c in direction))
+    return None if abs(length - 1.0) <= NORMAL_TOLERANCE else length

@@ -14,6 +14,7 @@ import bpy
 from .. import rules
 from ..rules import MIN_SIZE
 from .fitting import local_bounds
+from .gravity.checks import gravity_findings
 from .joint_bridge import body_of
 from .properties import MESH_SHAPE_ITEMS
 from .to_model import compound_trigger_members
@@ -69,6 +70,8 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterato
     if props.vehicle_part != "NONE" and not rules.under_vehicle(_ancestors(obj), _is_vehicle):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))
+    for rule, values in gravity_findings(obj):  # OMI_physics_gravity (io/blender/gravity)
+        yield Problem.of(obj, rule, **values)
 
 
 def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:

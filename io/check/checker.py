@@ -20,7 +20,7 @@ from ..asset_files import read_asset
 from ..codecs.joints import is_legacy_node_joint
 from ..diagnostics import Issue, Report, Severity
 from ..mesh_data import MeshData
-from . import geometry, links, placement, resources, revisions, risks
+from . import geometry, gravity, links, placement, resources, revisions, risks
 from .facts import Facts
 from .schema import Context, pointer, type_name
 from .specs import KHR_PAYLOADS, LEGACY_KHR_PAYLOADS, OMI_PAYLOADS, Payload
@@ -102,7 +102,7 @@ def check_document(gltf: Json, *, name: str = "FILE", binary: bytes | None = Non
             placement.check_triggers, placement.check_joints, placement.check_vehicles,
             placement.check_geometry_nodes, placement.check_vectors, geometry.check_shapes,
             risks.check_bodies, risks.check_motion, risks.check_materials, risks.check_limits,
-            risks.check_families, risks.check_decoded)),
+            risks.check_families, risks.check_decoded, gravity.check_gravity)),
         lambda: resources.check_resources(gltf, report, base_dir, binary),
         lambda: geometry.check_hulls(facts, report, meshes),
         lambda: revisions.check_revisions(facts, report, name),

@@ -43,6 +43,10 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     "joint-body-missing": ("error", "a joint frame not below a body (KHR: neither frame)"),
     "joint-same-body": ("error", "a joint whose two frames belong to one body"),
     **_shared(rules.PART_OUTSIDE_VEHICLE, "a wheel or thruster not below a vehicle body"),
+    **_shared(rules.GRAVITY_NOT_ON_TRIGGER, "gravity on a node that is not a trigger only"),
+    **_shared(rules.GRAVITY_ON_COMPOUND_PART, "gravity on a compound trigger's part"),
+    **_shared(rules.GRAVITY_LINE_POINTS, "line gravity points not a multiple of 3"),
+    **_shared(rules.GRAVITY_SHAPE_MISSING, "shaped gravity without a usable shape"),
     "vehicle-not-dynamic": ("error", "OMI_vehicle_body on a node without a dynamic motion"),
     "pilot-seat-not-a-seat": ("error", "a pilotSeat node without OMI_seat"),
     "geometry-node-no-mesh": ("error", "a KHR geometry.node without a mesh on or below it"),
@@ -70,6 +74,7 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     "mixed-families": ("warning", "OMI and KHR physics in one file"),
     "godot-inertia": ("warning", "Godot's inertia orientation under inertiaDiagonal"),
     "seat-collinear": ("warning", "seat back, foot and knee on one line"),
+    **_shared(rules.GRAVITY_DIRECTION, "a gravity direction that is not normalised"),
     # notes
     "legacy-omi-collider": ("info", "OMI_collider (archived 2023)"),
     "legacy-omi-body-type": ("info", "OMI_physics_body with a body type (2023)"),
@@ -80,6 +85,6 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     "legacy-radius": ("info", "a capsule or cylinder with one radius (before 2025)"),
     "legacy-vehicle-names": ("info", "OMI vehicle properties under their 2025 names"),
     "legacy-khr-2024": ("info", "the KHR physics draft of 2024-03"),
-    "not-checked": ("info", "OMI_physics_gravity or OMI_spawn_point, not checked here"),
+    "not-checked": ("info", "OMI_spawn_point, not checked here"),
     "mesh-not-read": ("info", "a convex mesh whose vertices cannot be read"),
 }

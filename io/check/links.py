@@ -18,7 +18,7 @@ from .schema import is_integer, pointer, shown
 from .specs import CHECKED
 
 #: Physics extensions read elsewhere or not at all: declared like the others, not checked.
-OTHER_PHYSICS: Final = ("OMI_physics_gravity", "OMI_spawn_point")
+OTHER_PHYSICS: Final = ("OMI_spawn_point",)
 PHYSICS: Final = CHECKED | frozenset(OTHER_PHYSICS)
 
 Target = tuple[str | None, str]  # (extension owning the root array, or None: core; key)
@@ -66,6 +66,7 @@ OMI_REFERENCES: Final = (
     *_body("OMI_physics_body", ("OMI_physics_shape", "shapes"), geometry=False),
     *_joint("OMI_physics_joint", ""),
     Reference("OMI_vehicle_body", "node", "pilotSeat", NODES),
+    Reference("OMI_physics_gravity", "node", "shaped/shape", (("OMI_physics_shape", "shapes"),)),
     Reference("OMI_vehicle_wheel", "doc", "wheels/*/physicsMaterial", _ANY_MATERIALS),
     Reference("OMI_vehicle_wheel", "node", "wheel", (("OMI_vehicle_wheel", "wheels"),)),
     Reference("OMI_vehicle_thruster", "node", "thruster",

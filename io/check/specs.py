@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import rules
-from ..field_table import Field, Group, rows
+from ..field_table import GRAVITY, Field, Group, rows
 from .schema import (
     Array,
     Boolean,
@@ -245,6 +245,31 @@ LEGACY_BODY_NODE: Final = _khr_node("shape", ID)
 LEGACY_BODY_DOC: Final = _khr_doc(_joints(_limit(1, only_one=True), _drive(pairs=False), 1))
 
 
+# -- OMI_physics_gravity: the type-named object is optional (the README gives defaults) ----
+
+_GRAVITY_ROWS: Final = {row.attr: row_spec(row) for row in GRAVITY}
+_DIRECTION: Final = Array(None, 3, 3)  # the schema leaves its items untyped
+_DISTANCE: Final = _fields(unitDistance=_GRAVITY_ROWS["unit_distance"])
+_CIRCLE: Final = Object({"radius": _GRAVITY_ROWS["radius"], **_DISTANCE})
+OMI_GRAVITY_PARTS: Final = {
+    "directional": Object(_fields(direction=_DIRECTION)),
+    "disc": _CIRCLE,
+    "line": Object(_fields(points=Array(NUMBER, 6), **_DISTANCE), required=("points",)),
+    "point": Object(_DISTANCE),
+    "shaped": Object(_fields(shape=ID, **_DISTANCE), required=("shape",)),
+    "torus": _CIRCLE,
+}
+OMI_GRAVITY_DOC: Final = Object(_fields(gravity=NUMBER, direction=_DIRECTION),
+                                required=("gravity",))
+OMI_GRAVITY_NODE: Final = Object(
+    _fields(type=String(tuple(OMI_GRAVITY_PARTS)), gravity=_GRAVITY_ROWS["gravity"],
+            priority=_GRAVITY_ROWS["priority"], replace=_GRAVITY_ROWS["replace"],
+            stop=_GRAVITY_ROWS["stop"]),
+    required=("type", "gravity"),
+    rules=(Switch("type", {kind: Object({kind: part}, base=None)
+                           for kind, part in OMI_GRAVITY_PARTS.items()}),))
+
+
 @dataclass(frozen=True, slots=True)
 class Payload:
     """Where an extension's object sits ("doc": the root, "node": each node) and its rules;
@@ -272,6 +297,8 @@ OMI_PAYLOADS: Final = (
     Payload("OMI_seat", "node", OMI_SEAT),
     Payload("OMI_collider", "doc", _pool("colliders", OMI_COLLIDER)),
     Payload("OMI_collider", "node", _reference("collider")),
+    Payload("OMI_physics_gravity", "doc", OMI_GRAVITY_DOC),
+    Payload("OMI_physics_gravity", "node", OMI_GRAVITY_NODE),
 )
 KHR_PAYLOADS: Final = (
     Payload("KHR_implicit_shapes", "doc", _pool("shapes", KHR_SHAPE)),

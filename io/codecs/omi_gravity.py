@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from .. import rules
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..field_table import GRAVITY, WORLD_GRAVITY
@@ -67,14 +68,14 @@ def encode_volume(
     if volume.kind == "line":
         points = [c for point in volume.points for c in point]
         if len(volume.points) < 2 or not all(math.isfinite(c) for c in points):
-            report.warn("gravity-line-points", where,
+            report.warn(rules.GRAVITY_LINE_POINTS.code, where,
                         "line gravity needs at least 2 finite points; volume not written")
             return None
         sub["points"] = [canon(c) for c in points]
     if volume.kind == "shaped":
         entry = _shape_entry(volume.shape, resolve_mesh)
         if entry is None:
-            report.warn("gravity-shape-missing", where,
+            report.warn(rules.GRAVITY_SHAPE_MISSING.code, where,
                         "shaped gravity has no shape (or its mesh is not exported); volume "
                         "not written")
             return None
@@ -174,12 +175,12 @@ def _decode_points(
         for v in numbers
     ):
         read.bad(f"{where}/points", "expected an array of finite numbers; no points read",
-                 "gravity-line-points")
+                 rules.GRAVITY_LINE_POINTS.code)
         return ()
     if len(numbers) % 3 or len(numbers) < 6:
         read.bad(f"{where}/points", f"{len(numbers)} numbers: line points need a multiple of 3 "
                  "and at least 6" + ("; the last incomplete point dropped" if len(numbers) % 3
-                                     else ""), "gravity-line-points")
+                                     else ""), rules.GRAVITY_LINE_POINTS.code)
     whole = len(numbers) - len(numbers) % 3
     return tuple(
         (float(numbers[i]), float(numbers[i + 1]), float(numbers[i + 2]))
@@ -192,14 +193,15 @@ def _decode_shape_ref(
 ) -> Shape | None:
     value = sub.get("shape", -1)
     if value == -1 and not isinstance(value, bool):
-        read.bad(where, "shaped gravity without a shape has no effect", "gravity-shape-missing")
+        read.bad(where, "shaped gravity without a shape has no effect",
+                 rules.GRAVITY_SHAPE_MISSING.code)
         return None
     index = read.index_value(value, f"{where}/shape", len(shapes))
     shape = None if index is None else shapes[index]
     if index is not None and (shape is None or shape.kind not in SHAPED_KINDS):
         kind = "an unusable" if shape is None else f"a {shape.kind}"
         read.bad(f"{where}/shape", f"shape {index} is {kind} shape: shaped gravity towards it "
-                 "has no effect", "gravity-shape-missing")
+                 "has no effect", rules.GRAVITY_SHAPE_MISSING.code)
         return None
     return shape
 

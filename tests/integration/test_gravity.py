@@ -195,9 +195,12 @@ def test_gravity_on_a_collider_or_a_compound_part_is_said_not_written(clean_scen
     log = export_logged(out, "OMI", caplog)
     assert_valid(out)
     assert EXT not in out.read_text()
-    lines = [line for line in log if "[gravity-not-on-trigger]" in line]
-    assert len(lines) == 2 and any(rock.name in x for x in lines) and any(
-        "compound trigger Zone" in x for x in lines)
+    assert [line for line in log if "[gravity-not-on-trigger]" in line] == [
+        f"gltf_physics: {rock.name}: gravity belongs on a trigger without motion or collider "
+        "(it has a collider); not written [gravity-not-on-trigger]"]
+    assert [line for line in log if "[gravity-on-compound-part]" in line] == [
+        f"gltf_physics: {part.name}: gravity on a part of compound trigger Zone: a compound "
+        "trigger has one volume, on its root; not written [gravity-on-compound-part]"]
 
 
 # -- storage, panel and operators ------------------------------------------------------------
@@ -312,3 +315,29 @@ def test_line_point_operators_edit_the_list_and_undo(clean_scene) -> None:
     assert props.gravity_line_source == "POINTS"
     assert [tuple(p.co) for p in props.gravity_line_points] == [
         pytest.approx((0, 2, 0)), pytest.approx((0, 2, 4))]
+
+
+validation = importlib.import_module(f"{MODULE}.io.blender.validation")
+
+
+def test_check_physics_reports_the_shared_gravity_rules(clean_scene) -> None:
+    good = _trigger("Good", "POINT", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    body = _trigger("Body", "POINT", (0, 0, 0), (0, 0, 0), (1, 1, 1), motion_type="DYNAMIC")
+    root = bpy.data.objects.new("Zone", None)
+    clean_scene.collection.objects.link(root)
+    root.gltf_physics.is_compound_trigger = True
+    root.gltf_physics.gravity_type = "DIRECTIONAL"
+    root.gltf_physics.gravity_direction = (0.0, 0.0, -2.0)
+    part = _trigger("Part", "POINT", (5, 0, 0), (0, 0, 0), (1, 1, 1))
+    part.parent = root
+    line = _trigger("Line", "LINE", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    line.gltf_physics.gravity_line_points.add()
+    flat = _trigger("Flat", "SHAPED", (0, 0, 0), (0, 0, 0), (1, 1, 1),
+                    gravity_shape_type="SPHERE", gravity_shape_radius=0.0)
+    found = {(p.obj, p.code) for p in validation.validate_scene(clean_scene)
+             if "gravity" in p.code}
+    assert found == {
+        (body.name, "gravity-not-on-trigger"), (part.name, "gravity-on-compound-part"),
+        (root.name, "gravity-direction-not-normalised"), (line.name, "gravity-line-points"),
+        (flat.name, "gravity-shape-missing")}
+    assert good.name not in {obj for obj, _code in found}

@@ -300,7 +300,7 @@ def test_mixed_limits_families_and_seats() -> None:
 
 
 def test_notes() -> None:
-    gltf = document(node(OMI_physics_gravity={"type": "directional"}))
+    gltf = document(node(OMI_spawn_point={"title": "Start"}))
     report = check_document(gltf, name="some dir/scene.glb")
     assert report.codes() == ["not-checked"]
     legacy = document(node(**{OMI: {"type": "rigid"}}))

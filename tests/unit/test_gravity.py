@@ -298,9 +298,11 @@ def test_unusual_values_are_written_valid_and_said(validator: PhysicsSchemaValid
     written = encoded.nodes[0][GRAVITY_EXT]
     assert written["directional"]["direction"] == [0.0, 0.0, 1.0] and written["priority"] == 3
     assert GRAVITY_EXT not in encoded.nodes[1] and GRAVITY_EXT not in encoded.nodes[2]
-    assert encoded.nodes[3][GRAVITY_EXT] == {"type": "point", "gravity": 0.0, "point": {}}
+    # the schema sets no bound on unitDistance (the spec: "should not be negative")
+    assert encoded.nodes[3][GRAVITY_EXT] == {"type": "point", "gravity": 0.0,
+                                             "point": {"unitDistance": -1.0}}
     assert report.codes() == ["gravity-direction-normalised", "gravity-line-points",
-                              "gravity-shape-missing", "value-clamped", "value-defaulted"]
+                              "gravity-shape-missing", "value-defaulted"]
 
 
 def test_bad_input_is_said_once_and_never_raises() -> None:
@@ -347,3 +349,55 @@ def test_converter_keeps_gravity_in_omi_and_says_once_what_khr_drops(
     volumes = decode_gravity_document(DocumentView.from_json(source), Report())
     assert said.message.count("volume on node") == len(volumes.nodes)
     assert ("the world gravity" in said.message) == (volumes.world is not None)
+
+
+# -- the file checker ------------------------------------------------------------------------
+
+
+def _findings(gltf: dict[str, Any]) -> list[tuple[str, str, str]]:
+    from gltf_physics.io.check.checker import check_document
+
+    return [(i.severity, i.code, i.where) for i in check_document(gltf).issues
+            if i.code != "non-uniform-scale"]  # the hand-made file scales spheres on purpose
+
+
+def test_checker_finds_nothing_in_a_valid_file() -> None:
+    assert _findings(hand_made()) == []
+
+
+def test_checker_reports_each_gravity_rule_where_it_is_broken() -> None:
+    gltf = hand_made()
+    nodes = gltf["nodes"]
+    where = f"/nodes/{{}}/extensions/{GRAVITY_EXT}"
+    nodes[1]["extensions"]["OMI_physics_body"]["motion"] = {"type": "dynamic"}
+    nodes[2]["extensions"]["OMI_physics_body"] = {"collider": {"shape": 0}}
+    nodes[5]["extensions"][GRAVITY_EXT]["line"]["points"].append(7.0)
+    del nodes[6]["extensions"][GRAVITY_EXT]["shaped"]
+    nodes[1]["extensions"][GRAVITY_EXT] = {"type": "directional", "gravity": 1.0,
+                                           "directional": {"direction": [0.0, -2.0, 0.0]}}
+    gltf["extensions"][GRAVITY_EXT]["direction"] = [0.0, 0.5, 0.0]
+    # a compound trigger over node 4, which keeps its own volume
+    nodes[0]["extensions"] = {"OMI_physics_body": {"trigger": {"nodes": [4]}},
+                              GRAVITY_EXT: {"type": "point", "gravity": 1.0}}
+    assert sorted(_findings(gltf)) == sorted([
+        ("error", "gravity-not-on-trigger", where.format(1)),
+        ("error", "gravity-not-on-trigger", where.format(2)),
+        ("error", "gravity-on-compound-part", where.format(4)),
+        ("error", "gravity-line-points", where.format(5) + "/line/points"),
+        ("error", "gravity-shape-missing", where.format(6)),
+        ("warning", "gravity-direction-not-normalised",
+         where.format(1) + "/directional/direction"),
+        ("warning", "gravity-direction-not-normalised", f"/extensions/{GRAVITY_EXT}/direction"),
+    ])
+
+
+def test_checker_applies_the_schema_to_gravity() -> None:
+    gltf = hand_made()
+    volume = gltf["nodes"][1]["extensions"][GRAVITY_EXT]
+    volume["type"] = "spiral"
+    del volume["gravity"]
+    gltf["nodes"][6]["extensions"][GRAVITY_EXT]["shaped"]["shape"] = 9
+    codes = {(code, where) for _s, code, where in _findings(gltf)}
+    where = f"/nodes/1/extensions/{GRAVITY_EXT}"
+    assert {("bad-enum", f"{where}/type"), ("missing-required", where),
+            ("bad-index", f"/nodes/6/extensions/{GRAVITY_EXT}/shaped/shape")} <= codes

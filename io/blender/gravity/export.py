@@ -7,6 +7,7 @@ from typing import Any
 
 import bpy
 
+from ... import rules
 from ...diagnostics import Report
 from ...gravity import Gravity, GravityScene
 from ...model import NodePhysics, PhysicsScene, Trigger
@@ -41,8 +42,7 @@ def export_gravity(
         body = scene.nodes.get(record.node, NodePhysics())
         problem = _misplaced(obj, body, record.shape_part)
         if volume is None or problem:
-            report.warn("gravity-not-on-trigger", obj.name,
-                        f"gravity {problem}; not written")
+            report.warn(problem.split(":", 1)[0], obj.name, problem.split(": ", 1)[1])
             continue
         if body.trigger is None:
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
@@ -51,15 +51,19 @@ def export_gravity(
 
 
 def _misplaced(obj: bpy.types.Object, body: NodePhysics, shape_part: NodePhysics | None) -> str:
-    """Why the object cannot carry a volume ("" when it can)."""
-    if body.motion is not None or body.collider is not None:
-        return "belongs on a trigger without motion or collider"
-    if body.trigger is None and (shape_part is None or shape_part.trigger is None):
-        return "needs a trigger shape (or a compound trigger) on the same object"
+    """"code: message" of why the object cannot carry a volume ("" when it can)."""
+    has_trigger = body.trigger is not None or (shape_part is not None
+                                               and shape_part.trigger is not None)
+    what = rules.gravity_placement(body.motion is not None, body.collider is not None,
+                                   has_trigger)
+    if what:
+        rule = rules.GRAVITY_NOT_ON_TRIGGER
+        return f"{rule.code}: {rule.message(what=what)}; not written"
     parent = obj.parent
     props = obj.gltf_physics
     while parent is not None and props.join_compound_trigger and not props.is_compound_trigger:
         if parent.gltf_physics.is_compound_trigger:
-            return f"is on a part of compound trigger {parent.name}: put it on {parent.name}"
+            rule = rules.GRAVITY_ON_COMPOUND_PART
+            return f"{rule.code}: {rule.message(root=parent.name)}; not written"
         parent = parent.parent
     return ""
