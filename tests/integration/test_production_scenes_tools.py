@@ -5,6 +5,7 @@ would not keep and says so once; the tools recognise what they made by its store
 by a name, and leave the user's objects, meshes, rigid bodies and constraints as they were."""
 
 import importlib
+import importlib.util
 
 import bpy
 import pytest
@@ -257,9 +258,30 @@ def test_overrides_keep_physics_edits_and_refuse_rigid_bodies(clean_scene, tmp_p
     select(car)
     message = refused(bpy.ops.gltf_physics.to_native)
     assert "library override" in message and car.rigid_body is None
+    hinge = next(o for o in bpy.data.objects if o.name == "Hinge").override_create(
+        remap_local_usages=True)
+    source = h.set_physics(h.mesh_object("Source"), joint_type="HINGE", restitution=0.75,
+                           use_material=True)
+    select(hinge, source, active=source)
+    assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}
+    select(hinge)
+    assert bpy.ops.gltf_physics.joint_to_custom() == {"FINISHED"}
+    assert bpy.ops.gltf_physics.joint_item_add(items="DRIVES") == {"FINISHED"}
+    ring = next(o for o in bpy.data.objects if o.name == "Ring").override_create(
+        remap_local_usages=True)
+    select(ring)
+    if importlib.util.find_spec("coacd") is not None:
+        assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
     blend = tmp_path / "main.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(blend))
     bpy.ops.wm.open_mainfile(filepath=str(blend))
+    hinge = next(o for o in bpy.data.objects if o.name == "Hinge" and o.override_library)
+    assert hinge.gltf_physics.joint_type == "CUSTOM" and len(hinge.gltf_physics.joint_drives) == 1
+    assert hinge.gltf_physics.restitution == pytest.approx(0.75)
+    ring = next(o for o in bpy.data.objects if o.name == "Ring" and o.override_library)
+    if importlib.util.find_spec("coacd") is not None:
+        assert ring.gltf_physics.shape_type == "NONE" and len(ring.children) >= 1
+        assert all(ownership.made_by(c, ownership.CONVEX_PART, ring) for c in ring.children)
     car = next(o for o in bpy.data.objects if o.name == "Car" and o.override_library)
     assert car.gltf_physics.size_mode == "CUSTOM" and car.gltf_physics.is_vehicle
     assert car.gltf_physics.shape_type == "CONVEX"
@@ -499,3 +521,19 @@ def test_the_tags_stay_out_of_files_even_with_custom_properties_on(clean_scene, 
     h.import_file(tmp_path / "tags_KHR.gltf")
     wheel = bpy.data.objects["Car.wheel0"]
     assert wheel.gltf_physics.vehicle_part == "WHEEL" and ownership.MADE_BY not in wheel
+
+
+def test_parts_saved_before_the_tags_are_still_replaced(clean_scene, ownership):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
+    old = h.set_physics(h.mesh_object("Truck.part001", size=0.5), shape_type="CONVEX",
+                        collision_only=True)
+    old.parent = truck
+    old[bridge.PART_TAG] = "Truck"  # as the add-on tagged parts before
+    old["probe"] = True
+    select(truck)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    parts = list(truck.children)
+    assert parts and all(ownership.made_by(p, ownership.CONVEX_PART, truck) for p in parts)
+    assert not any("probe" in p for p in parts) and len(parts) <= 2
