@@ -139,7 +139,11 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         return self._finish(context, run)
 
     def cancel(self, context: bpy.types.Context) -> None:
-        """Blender ends the modal run (a file is loaded, the window closes): drop the work."""
+        """Blender ends the modal run (a file is loaded, the window closes): drop the work.
+        (Also called when the dialog is dismissed: nothing runs yet.)"""
+        type(self).dialog_target = ""
+        if getattr(self, "_run", None) is None:
+            return
         self._run.cancel()
         self._stop(context)
 
