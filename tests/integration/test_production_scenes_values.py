@@ -624,3 +624,19 @@ def test_apply_scale_keeps_seat_points_and_wheel_size_in_the_world(clean_scene):
         tuple(back))
     props = wheel.gltf_physics
     assert (props.wheel_radius, props.wheel_width) == pytest.approx((0.5, 0.3))
+
+
+def test_a_linked_scenes_layers_are_left_as_they_are(clean_scene, tmp_path):
+    from gltf_physics.io.blender.properties import distinct_layer_names
+
+    clean_scene.name = "Kit"
+    for _ in range(2):
+        clean_scene.gltf_physics.layers.add()
+    library = tmp_path / "kit.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(library))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_source, target):
+        target.scenes = ["Kit"]
+    linked = next(s for s in bpy.data.scenes if s.library is not None)
+    distinct_layer_names()  # no error on data Blender will not keep; nothing changed
+    assert _layer_names(linked) == ["Layer", "Layer"]
