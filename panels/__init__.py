@@ -5,6 +5,7 @@ import bpy
 
 from . import (
     gltf_dialog,
+    gravity_overlay,
     gravity_panels,
     joint_overlay,
     object_menu,
@@ -23,12 +24,14 @@ def register() -> None:
     gltf_dialog.register(__package__.rpartition(".")[0])
     joint_overlay.register()
     shape_overlay.register()
+    gravity_overlay.register()
     object_menu.register()
 
 
 def unregister() -> None:
     """Remove the dialog section and the panels."""
     object_menu.unregister()
+    gravity_overlay.unregister()
     shape_overlay.unregister()
     joint_overlay.unregister()
     gltf_dialog.unregister(__package__.rpartition(".")[0])

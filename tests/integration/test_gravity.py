@@ -341,3 +341,26 @@ def test_check_physics_reports_the_shared_gravity_rules(clean_scene) -> None:
         (root.name, "gravity-direction-not-normalised"), (line.name, "gravity-line-points"),
         (flat.name, "gravity-shape-missing")}
     assert good.name not in {obj for obj, _code in found}
+
+
+gravity_overlay = importlib.import_module(f"{MODULE}.panels.gravity_overlay")
+
+
+def test_overlay_builds_a_batch_per_volume_and_rebuilds_only_on_change(clean_scene) -> None:
+    made: list[Any] = []
+    cache = gravity_overlay.GravityBatches(lambda lines: made.append(lines) or len(made))
+    disc = _trigger("Disc", "DISC", (0, 0, 0), (0, 0, 0), (1, 1, 1), gravity_radius=2.0)
+    plain = _trigger("Plain", "NONE", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    assert cache.batch(plain) is None
+    first = cache.batch(disc)
+    assert cache.batch(disc) == first and cache.builds == 1  # redraws reuse the batch
+    figure = made[0][:32]  # the circle: in the object's XY plane (Blender axes)
+    assert np.allclose(figure[..., 2], 0.0)
+    assert np.allclose(np.linalg.norm(figure[..., :2], axis=-1), 2.0, atol=1e-5)
+    disc.location = (5.0, 0.0, 0.0)  # placement is the draw-time matrix: no rebuild
+    assert cache.batch(disc) == first and cache.builds == 1
+    disc.gltf_physics.gravity_radius = 3.0
+    assert cache.batch(disc) != first and cache.builds == 2
+    disc.gltf_physics.gravity_type = "NONE"
+    assert cache.batch(disc) is None and "Disc" not in cache.entries
+    assert clean_scene.gltf_physics.show_gravity

@@ -401,3 +401,45 @@ def test_checker_applies_the_schema_to_gravity() -> None:
     where = f"/nodes/1/extensions/{GRAVITY_EXT}"
     assert {("bad-enum", f"{where}/type"), ("missing-required", where),
             ("bad-index", f"/nodes/6/extensions/{GRAVITY_EXT}/shaped/shape")} <= codes
+
+
+# -- what the overlay draws ------------------------------------------------------------------
+
+
+def _shafts(lines: np.ndarray, figure: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(start, unit direction) of each arrow drawn after `figure` segments (3 per arrow)."""
+    arrows = lines[figure:].reshape(-1, 3, 2, 3)
+    return [(a[0][0], (a[0][1] - a[0][0]) / np.linalg.norm(a[0][1] - a[0][0])) for a in arrows]
+
+
+@pytest.mark.parametrize("volume", [
+    Gravity("directional", 9.8, direction=(0.0, 0.0, 1.0)),
+    Gravity("point", -3.0, unit_distance=2.0),
+    Gravity("disc", 1.0, radius=2.0),
+    Gravity("torus", 1.0, radius=3.0, unit_distance=1.0),
+    Gravity("line", 1.0, points=((0.0, -1.0, 0.0), (0.0, 2.0, 1.0))),
+    Gravity("shaped", 1.0, shape=BOX),
+], ids=lambda v: v.kind)
+def test_overlay_arrows_point_the_way_the_volume_pulls(volume: Gravity) -> None:
+    from gltf_physics.io.gravity_lines import _figure, gravity_lines
+
+    lines = gravity_lines(volume)
+    shafts = _shafts(lines, len(_figure(volume)))
+    assert len(shafts) >= 8
+    for start, direction in shafts:
+        expected = pull(volume, np.identity(4), start)
+        assert np.allclose(direction, expected / np.linalg.norm(expected), atol=1e-6)
+
+
+def test_overlay_figures_and_blender_axes() -> None:
+    from gltf_physics.io.gravity_lines import _figure, to_blender
+
+    ring = _figure(Gravity("torus", 1.0, radius=3.0))
+    assert np.allclose(np.linalg.norm(ring[..., [0, 2]], axis=-1), 3.0, atol=1e-5)
+    assert np.allclose(ring[..., 1], 0.0)  # the glTF XZ plane...
+    assert np.allclose(to_blender(ring)[..., 2], 0.0)  # ...is Blender's XY plane
+    line = _figure(Gravity("line", 1.0, points=((0.0, 0.0, 0.0), (1.0, 2.0, 3.0),
+                                                (1.0, 2.0, 5.0))))
+    assert np.allclose(line, [[(0, 0, 0), (1, 2, 3)], [(1, 2, 3), (1, 2, 5)]])
+    box = _figure(Gravity("shaped", 1.0, shape=BOX))
+    assert np.allclose(np.abs(box).max(axis=(0, 1)), (1.0, 0.5, 1.5))  # half of (2, 1, 3)

@@ -130,6 +130,11 @@ class GltfPhysicsWorldGravityFields:
         name="World Gravity", description="Write the world gravity (OMI_physics_gravity) into "
         "OMI exports; KHR has none",
     )
+    show_gravity: BoolProperty(
+        name="Physics Gravity", default=True,
+        description="Draw each gravity volume's pull in the viewport: arrows the way it pulls "
+        "and the point, disc, ring, line or shape it pulls towards (violet)",
+    )
 
 
 GltfPhysicsWorldGravityFields.__annotations__.update(_row_annotations(WORLD_GRAVITY))

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Viewport overlay: each gravity volume's pull (io/gravity_lines.py) in violet, from cached
+batches rebuilt only when the volume changes; placed by the object's matrix at draw time."""
+
+from typing import Any
+
+import bpy
+
+from ..io.blender.gravity.bridge import gravity_of
+from ..io.gravity_lines import gravity_lines, to_blender
+from .shape_overlay import SELECTED
+from .viewport_overlay import ViewportOverlay
+
+GRAVITY = (0.75, 0.45, 1.0, 0.9)
+
+
+class GravityBatches:
+    """Per object: the volume last drawn and its batch."""
+
+    def __init__(self, make_batch: Any) -> None:
+        self.make_batch = make_batch
+        self.entries: dict[str, tuple[Any, Any]] = {}
+        self.builds = 0
+
+    def batch(self, obj: bpy.types.Object) -> Any:
+        """The object's batch (None when it has no volume or nothing to draw)."""
+        if obj.gltf_physics.gravity_type == "NONE":
+            self.entries.pop(obj.name, None)
+            return None
+        volume = gravity_of(obj)
+        entry = self.entries.get(obj.name)
+        if entry is None or entry[0] != volume:
+            self.builds += 1
+            lines = to_blender(gravity_lines(volume)) if volume is not None else None
+            entry = (volume, self.make_batch(lines) if lines is not None and len(lines) else None)
+            self.entries[obj.name] = entry
+        return entry[1]
+
+    def prune(self, names: set[str]) -> None:
+        """Forget objects that are gone."""
+        for name in set(self.entries) - names:
+            del self.entries[name]
+
+
+def _gpu_batch(segments: Any) -> Any:
+    import gpu
+    from gpu_extras.batch import batch_for_shader
+
+    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
+    return batch_for_shader(shader, "LINES", {"pos": segments.reshape(-1, 3)})
+
+
+CACHE = GravityBatches(_gpu_batch)
+
+
+def _draw() -> None:
+    scene = bpy.context.scene
+    if scene is None or not scene.gltf_physics.show_gravity:
+        return
+    import gpu
+
+    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
+    names = set()
+    for obj in bpy.context.visible_objects:
+        batch = CACHE.batch(obj)
+        if batch is None:
+            continue
+        names.add(obj.name)
+        gpu.matrix.push()
+        gpu.matrix.multiply_matrix(obj.matrix_world)
+        shader.uniform_float("color", SELECTED if obj.select_get() else GRAVITY)
+        batch.draw(shader)
+        gpu.matrix.pop()
+    CACHE.prune(names)
+
+
+OVERLAY = ViewportOverlay(_draw, "show_gravity")
+
+
+def register() -> None:
+    """Add the draw handler and the overlay popover toggle."""
+    OVERLAY.register()
+
+
+def unregister() -> None:
+    """Remove the draw handler and the toggle."""
+    OVERLAY.unregister()
+    CACHE.entries.clear()
