@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender import native_rigid_body
+from ..io.blender.gravity import preview as gravity_preview
 from ..io.blender.property_copy import copy_group
 from ..io.blender.tools.editable import poll_refusal, refuse
 
@@ -46,10 +47,16 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
         if refuse(self, native_rigid_body.changed_objects(scene)):
             return {"CANCELLED"}
         native_rigid_body.remove_preview(scene)
+        gravity_preview.restore_scene_gravity(scene)
         bodies = native_rigid_body.build_preview(scene)
         joints = native_rigid_body.add_joints(scene)
+        world = gravity_preview.apply_world_gravity(scene)  # OMI_physics_gravity
         scene.frame_set(scene.rigidbody_world.point_cache.frame_start)
-        self.report({"INFO"}, f"Preview: {len(bodies)} bodies, {len(joints)} joints; press play")
+        summary = f"Preview: {len(bodies)} bodies, {len(joints)} joints"
+        self.report({"INFO"}, f"{summary}{'; ' + world if world else ''}; press play")
+        note = gravity_preview.preview_note(scene)
+        if note:
+            self.report({"WARNING"}, note[0].upper() + note[1:])
         return {"FINISHED"}
 
 
@@ -62,6 +69,7 @@ class GLTF_PHYSICS_OT_preview_remove(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         native_rigid_body.remove_preview(context.scene)
+        gravity_preview.restore_scene_gravity(context.scene)
         return {"FINISHED"}
 
 

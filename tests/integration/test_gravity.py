@@ -364,3 +364,42 @@ def test_overlay_builds_a_batch_per_volume_and_rebuilds_only_on_change(clean_sce
     disc.gltf_physics.gravity_type = "NONE"
     assert cache.batch(disc) is None and "Disc" not in cache.entries
     assert clean_scene.gltf_physics.show_gravity
+
+
+gravity_preview = importlib.import_module(f"{MODULE}.io.blender.gravity.preview")
+native_rigid_body = importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+
+
+def test_preview_uses_the_world_gravity_and_names_the_volumes_it_cannot_show(
+        clean_scene, helpers) -> None:
+    box = helpers.mesh_object("Crate", location=(0.0, 0.0, 5.0))
+    helpers.set_physics(box, motion_type="DYNAMIC", shape_type="BOX")
+    _trigger("Well", "POINT", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    settings = clean_scene.gltf_physics
+    settings.use_world_gravity = True
+    settings.world_gravity_amount = 0.0  # space
+    own = tuple(clean_scene.gravity)
+    bpy.ops.gltf_physics.preview()
+    assert tuple(clean_scene.gravity) == pytest.approx((0.0, 0.0, 0.0))
+    native_rigid_body.step(clean_scene, 24)
+    assert box.matrix_world.translation.z == pytest.approx(5.0, abs=1e-4)  # floats in space
+    note = gravity_preview.preview_note(clean_scene)
+    assert note.startswith("gravity volumes not previewed") and note.endswith(": Well")
+    settings.world_gravity_amount = 3.5
+    settings.world_gravity_direction = (1.0, 0.0, 0.0)
+    bpy.ops.gltf_physics.preview()  # again: from the scene's own gravity, not the last one
+    assert tuple(clean_scene.gravity) == pytest.approx((3.5, 0.0, 0.0))
+    bpy.ops.gltf_physics.preview_remove()
+    assert tuple(clean_scene.gravity) == pytest.approx(own)
+    assert gravity_preview.SCENE_GRAVITY_TAG not in clean_scene
+
+
+def test_preview_without_world_gravity_keeps_the_scene_gravity(clean_scene, helpers) -> None:
+    box = helpers.mesh_object("Crate", location=(0.0, 0.0, 5.0))
+    helpers.set_physics(box, motion_type="DYNAMIC", shape_type="BOX")
+    own = tuple(clean_scene.gravity)
+    bpy.ops.gltf_physics.preview()
+    assert tuple(clean_scene.gravity) == pytest.approx(own)
+    assert gravity_preview.preview_note(clean_scene) == ""
+    bpy.ops.gltf_physics.preview_remove()
+    assert tuple(clean_scene.gravity) == pytest.approx(own)
