@@ -280,6 +280,12 @@ def main() -> int:
             if obj.parent is None:
                 obj.location.y += 12
         build_car()  # a car: four wheels from "Add Wheels", a pilot seat, a box collider
+        well = bpy.data.objects.new("GravityWell", None)  # a small planet's pull (OMI only)
+        bpy.context.scene.collection.objects.link(well)
+        well.location, well.empty_display_type = (0.0, -14.0, 6.0), "SPHERE"
+        p = well.gltf_physics
+        p.shape_type, p.shape_role, p.size_mode, p.radius = "SPHERE", "TRIGGER", "CUSTOM", 4.0
+        p.gravity_type, p.gravity_amount, p.gravity_unit_distance = "POINT", 9.80665, 1.5
         for obj in bpy.data.objects:  # "Fit Now" on the shapes that fit to their mesh
             obj.select_set(obj.gltf_physics.size_mode == "FIT"
                            and obj.gltf_physics.shape_type in ANALYTIC)
