@@ -403,3 +403,64 @@ def test_preview_without_world_gravity_keeps_the_scene_gravity(clean_scene, help
     assert gravity_preview.preview_note(clean_scene) == ""
     bpy.ops.gltf_physics.preview_remove()
     assert tuple(clean_scene.gravity) == pytest.approx(own)
+
+
+def test_instanced_volumes_each_get_their_node_and_a_second_scene_keeps_its_own(
+        clean_scene, tmp_path: Path, caplog) -> None:
+    planets = bpy.data.collections.new("Planets")
+    well = _trigger("Well", "POINT", (0, 0, 0), (0, 0, 0), (1, 1, 1), gravity_unit_distance=2.0)
+    clean_scene.collection.objects.unlink(well)
+    planets.objects.link(well)
+    for i, x in enumerate((10.0, -10.0)):
+        instance = bpy.data.objects.new(f"Planet{i}", None)
+        instance.instance_type, instance.instance_collection = "COLLECTION", planets
+        instance.location = (x, 0.0, 0.0)
+        clean_scene.collection.objects.link(instance)
+    other = bpy.data.scenes.new("Other")  # a second scene with a world gravity of its own
+    other.gltf_physics.use_world_gravity = True
+    other.gltf_physics.world_gravity_amount = 1.0
+    out = tmp_path / "instances.gltf"
+    log = export_logged(out, "OMI", caplog)
+    assert_valid(out)
+    assert [line for line in log if "gravity" in line] == []
+    gltf = load_gltf(out)
+    assert EXT not in gltf.get("extensions", {})  # the exporting scene sets none
+    graph = NodeGraph.of(gltf)
+    centres = sorted(
+        tuple(np.round(graph.world(i)[:3, 3], 6)) for i, node in enumerate(gltf["nodes"])
+        if EXT in node.get("extensions", {}))
+    assert centres == [(-10.0, 0.0, 0.0), (10.0, 0.0, 0.0)]  # glTF X = Blender X
+
+
+def test_linked_volume_is_exported_and_its_points_are_not_edited(clean_scene, tmp_path: Path,
+                                                                caplog) -> None:
+    kit = bpy.data.collections.new("GravityKit")
+    snake = _trigger("Snake", "LINE", (0, 0, 0), (0, 0, 0), (1, 1, 1))
+    for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
+        snake.gltf_physics.gravity_line_points.add().co = co
+    clean_scene.collection.objects.unlink(snake)
+    kit.objects.link(snake)
+    library = tmp_path / "kit.blend"
+    bpy.data.libraries.write(str(library), {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.collections = ["GravityKit"]
+    linked = bpy.data.collections["GravityKit"]
+    scene = bpy.context.scene
+    instance = bpy.data.objects.new("Kit", None)
+    instance.instance_type, instance.instance_collection = "COLLECTION", linked
+    scene.collection.objects.link(instance)
+    for obj in linked.objects:
+        scene.collection.objects.link(obj)
+    linked_snake = linked.objects["Snake"]
+    bpy.context.view_layer.objects.active = linked_snake
+    assert linked_snake.library is not None
+    assert not bpy.ops.gltf_physics.gravity_point_add.poll()  # linked: refused, unchanged
+    out = tmp_path / "linked.gltf"
+    log = export_logged(out, "OMI", caplog)
+    assert_valid(out)
+    assert [line for line in log if "gravity" in line] == []
+    written = [n["extensions"][EXT] for n in load_gltf(out)["nodes"]
+               if EXT in n.get("extensions", {})]
+    assert len(written) == 2  # the instance's node and the directly linked object's
+    assert all(w["line"]["points"] == [0.0, 0.0, 0.0, 0.0, 3.0, 0.0] for w in written)
