@@ -4,15 +4,7 @@
 import bpy
 
 from ..io.blender.gravity.bridge import line_points
-
-
-def _editable(obj: bpy.types.Object | None) -> str | None:
-    """Why the object's settings cannot be changed (None when they can)."""
-    if obj is None:
-        return "no active object"
-    if obj.library is not None or not obj.is_editable:
-        return f"{obj.name} is linked from a library: make it local or use a library override"
-    return None
+from ..io.blender.tools.editable import poll_refusal, refuse
 
 
 class _OnLineGravity:
@@ -23,10 +15,7 @@ class _OnLineGravity:
         obj = context.object
         if obj is None or obj.gltf_physics.gravity_type != "LINE":
             return False
-        problem = _editable(obj)
-        if problem:
-            cls.poll_message_set(problem)
-        return problem is None
+        return poll_refusal(cls, [obj])
 
 
 class GLTF_PHYSICS_OT_gravity_point_add(_OnLineGravity, bpy.types.Operator):
@@ -36,6 +25,8 @@ class GLTF_PHYSICS_OT_gravity_point_add(_OnLineGravity, bpy.types.Operator):
     bl_label = "Add Line Point"
 
     def execute(self, context: bpy.types.Context) -> set[str]:
+        if refuse(self, [context.object]):
+            return {"CANCELLED"}
         props = context.object.gltf_physics
         points = props.gravity_line_points
         index = min(props.gravity_active_point, len(points) - 1)
@@ -54,6 +45,8 @@ class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):
     bl_label = "Remove Line Point"
 
     def execute(self, context: bpy.types.Context) -> set[str]:
+        if refuse(self, [context.object]):
+            return {"CANCELLED"}
         props = context.object.gltf_physics
         index = props.gravity_active_point
         if not 0 <= index < len(props.gravity_line_points):
@@ -72,6 +65,8 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
     bl_label = "Copy Points"
 
     def execute(self, context: bpy.types.Context) -> set[str]:
+        if refuse(self, [context.object]):
+            return {"CANCELLED"}
         obj = context.object
         props = obj.gltf_physics
         if props.gravity_line_object is None:
