@@ -352,7 +352,8 @@ CLASSES = (
 #: The object's groups: a library override keeps their edits (Blender keeps an override's
 #: edits only of properties flagged overridable).
 OVERRIDABLE = (GltfPhysicsJointLimitProperties, GltfPhysicsJointDriveProperties,
-               GltfPhysicsWheelMaterialProperties, GltfPhysicsObjectProperties)
+               GltfPhysicsWheelMaterialProperties, GltfPhysicsGravityPoint,
+               GltfPhysicsObjectProperties)
 
 
 def _make_overridable(cls: type) -> None:
