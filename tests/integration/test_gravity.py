@@ -468,7 +468,7 @@ def test_linked_volume_is_exported_and_its_points_are_not_edited(clean_scene, tm
 
 def test_gravity_settings_are_kept_by_a_library_override() -> None:
     group = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties
-    names = [name for name in group.keys() if name.startswith("gravity_")]
+    names = [prop.identifier for prop in group if prop.identifier.startswith("gravity_")]
     assert len(names) >= 17 and all(group[name].is_overridable for name in names), names
     point = group["gravity_line_points"].fixed_type.properties["co"]
     assert point.is_overridable
