@@ -126,11 +126,13 @@ def foreign_hulls(obj: bpy.types.Object) -> list[bpy.types.Object]:
 
 def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
     """The objects to decompose for a selection: mesh objects that are not collision-only,
-    and the object of a selected part (so a part's panel can run it again)."""
+    objects whose triangle-mesh shape uses a proxy, and the object of a selected part (so a
+    part's panel can run it again)."""
     found: dict[str, bpy.types.Object] = {}
     for obj in objects:
         owner = obj.parent if is_part(obj) else obj
-        if owner.type == "MESH" and not owner.gltf_physics.collision_only:
+        if not owner.gltf_physics.collision_only \
+                and (owner.type == "MESH" or collider_mesh(owner) != owner):
             found.setdefault(owner.name, owner)
     return list(found.values())
 

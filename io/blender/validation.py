@@ -166,11 +166,12 @@ def _is_vehicle(obj: bpy.types.Object) -> bool:
 
 
 def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
-    """Convex parts of the object's own mesh where CoACD is available, else one hull."""
+    """Convex parts of the mesh the shape uses (a proxy's, an Empty's too) where CoACD is
+    available, else one hull."""
     from ..decomposition import missing_reason  # numpy only when a moving mesh is found
+    from .decomposition import targets
 
-    own_mesh = obj.type == "MESH" and not obj.gltf_physics.collision_only
-    return DECOMPOSE_FIX if own_mesh and not missing_reason() else "make-convex"
+    return DECOMPOSE_FIX if targets([obj]) == [obj] and not missing_reason() else "make-convex"
 
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:

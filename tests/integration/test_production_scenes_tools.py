@@ -537,3 +537,21 @@ def test_parts_saved_before_the_tags_are_still_replaced(clean_scene, ownership):
     parts = list(truck.children)
     assert parts and all(ownership.made_by(p, ownership.CONVEX_PART, truck) for p in parts)
     assert not any("probe" in p for p in parts) and len(parts) <= 2
+
+
+def test_the_moving_mesh_fix_of_an_empty_decomposes_its_proxy(clean_scene):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    body = h.empty_object("Holder", location=(0, 0, 1))
+    collision = torus("HolderCollision", segments=12, rings=6)
+    collision.parent = body
+    h.set_physics(collision, collision_only=True)
+    h.set_physics(body, motion_type="DYNAMIC", shape_type="TRIMESH", mesh_source="OBJECT",
+                  mesh_object=collision)
+    bpy.ops.gltf_physics.validate()
+    problems = bpy.context.scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.obj == "Holder" and p.fix)
+    assert problems[index].fix == "convex-decompose"
+    assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
+    parts = [c for c in body.children if c.gltf_physics.shape_type == "CONVEX"]
+    assert parts and body.gltf_physics.shape_type == "NONE"
+    assert len(collision.data.vertices) == 72 and collision.parent == body
