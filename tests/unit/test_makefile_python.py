@@ -69,11 +69,12 @@ def test_only_python_3_11_falls_back_to_blender_5_0_and_says_so(tmp_path):
     assert note == f"No Python 3.13 for Blender 5.2: using Blender 5.0 on {python} (.venv-5.0)"
     assert choice == f"5.0 {python} .venv-5.0"
     assert run.stderr == ""
-    plan = make(env, "-n", "demo")  # the demo sets up .venv-5.0 with bpy 5.0.1 on that Python
+    plan = make(env, "-n", "-B", "demo")  # the demo's set-up planned as on a fresh clone
     assert plan.returncode == 0, plan.stderr
     assert note in plan.stdout
     assert f"{python} -m venv .venv-5.0" in plan.stdout
     assert '"bpy==5.0.1" numpy==1.26.4' in plan.stdout
+    assert plan.stdout.rstrip().endswith(".venv-5.0/bin/python scripts/demo.py")
 
 
 def test_python_3_13_runs_blender_5_2_in_the_default_venv_without_a_note(tmp_path):
