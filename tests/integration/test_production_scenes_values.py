@@ -640,3 +640,49 @@ def test_a_linked_scenes_layers_are_left_as_they_are(clean_scene, tmp_path):
     linked = next(s for s in bpy.data.scenes if s.library is not None)
     distinct_layer_names()  # no error on data Blender will not keep; nothing changed
     assert _layer_names(linked) == ["Layer", "Layer"]
+
+
+def _box_corners_in_file(gltf: dict, fmt: str) -> list[float]:
+    """Every box collider's world corners in the file (nodes' world matrices applied)."""
+    import numpy as np
+
+    from gltf_physics.io.node_graph import NodeGraph
+
+    graph = NodeGraph.of(gltf)
+    ext = "KHR_physics_rigid_bodies" if fmt == "KHR" else "OMI_physics_body"
+    shapes = gltf["extensions"]["KHR_implicit_shapes" if fmt == "KHR" else "OMI_physics_shape"]
+    found = []
+    for index, node in enumerate(gltf["nodes"]):
+        collider = (node.get("extensions") or {}).get(ext, {}).get("collider")
+        if collider is None:
+            continue
+        shape = shapes["shapes"][collider["geometry"]["shape"] if fmt == "KHR"
+                                 else collider["shape"]]
+        half = np.array(shape["box"]["size"]) / 2
+        world = graph.world(index)
+        corners = [world @ np.array([sx * half[0], sy * half[1], sz * half[2], 1.0])
+                   for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+        found.extend(sorted(tuple(round(float(c), 4) for c in corner[:3]) for corner in corners))
+    return _flat(sorted(found))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_apply_scale_on_an_instanced_kit_keeps_every_instance(clean_scene, tmp_path, fmt):
+    kit = bpy.data.collections.new("Kit")  # placed only as instances
+    crate = h.mesh_object("Crate")
+    clean_scene.collection.objects.unlink(crate)
+    kit.objects.link(crate)
+    crate.scale = (2.0, 1.0, -3.0)
+    crate.rotation_euler = (0.0, 0.0, 0.5)
+    h.set_physics(crate, motion_type="DYNAMIC", shape_type="BOX", size_mode="CUSTOM",
+                  box_size=(1.0, 2.0, 0.5), shape_offset=(0.2, 0.0, 0.1))
+    for x in (0.0, 10.0):
+        holder = h.empty_object(f"Place{int(x)}", (x, 0.0, 0.0))
+        holder.instance_type, holder.instance_collection = "COLLECTION", kit
+    before = _box_corners_in_file(h.export(tmp_path / f"before_{fmt}.gltf", fmt), fmt)
+    assert len(before) == 2 * 8 * 3
+    _apply_scale(crate)
+    path = tmp_path / f"after_{fmt}.gltf"
+    after = _box_corners_in_file(h.export(path, fmt), fmt)
+    h.assert_valid(path)
+    assert after == pytest.approx(before, abs=2e-4)
