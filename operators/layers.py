@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender.properties import MAX_LAYERS
+from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.layer_names import new_layer_name, unique_name
 
 
@@ -15,6 +16,10 @@ class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     name: bpy.props.StringProperty(name="Name", description="Name of the new layer", default="")
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         settings = context.scene.gltf_physics
@@ -38,11 +43,19 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         settings = context.scene.gltf_physics
-        return 0 <= settings.active_layer < len(settings.layers)
+        return 0 <= settings.active_layer < len(settings.layers) \
+            and poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         settings = context.scene.gltf_physics
         index = settings.active_layer
+        # every object ticking this layer or a later one has its ticks moved: a linked one
+        # would lose the move on reload and tick the wrong layers
+        moved = [obj for obj in context.scene.objects
+                 if any(obj.gltf_physics.filter_layers[index:])
+                 or any(obj.gltf_physics.filter_targets[index:])]
+        if refuse(self, moved):
+            return {"CANCELLED"}
         for obj in context.scene.objects:
             props = obj.gltf_physics
             for name in ("filter_layers", "filter_targets"):

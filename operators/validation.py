@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.tools.editable import refuse
+from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
 
@@ -24,6 +24,10 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
     bl_idname = "gltf_physics.validate"
     bl_label = "Check Physics"
     bl_options = {"REGISTER", "UNDO"}  # the problem list is stored on the scene
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         count = store(context.scene)

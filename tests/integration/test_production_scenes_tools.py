@@ -49,6 +49,8 @@ def write_library(folder) -> str:
     ring = torus("Ring", motion_type="DYNAMIC", shape_type="TRIMESH")
     car = h.set_physics(h.mesh_object("Car", location=(5, 0, 0)), motion_type="DYNAMIC",
                         shape_type="BOX", mass=800.0)
+    h.set_physics(post, use_filter=True)
+    post.gltf_physics.filter_layers[2] = True  # the library's third layer
     for obj in (crate, post, hinge, ring, car):
         bpy.context.scene.collection.objects.unlink(obj)
         kit.objects.link(obj)
@@ -555,3 +557,34 @@ def test_the_moving_mesh_fix_of_an_empty_decomposes_its_proxy(clean_scene):
     parts = [c for c in body.children if c.gltf_physics.shape_type == "CONVEX"]
     assert parts and body.gltf_physics.shape_type == "NONE"
     assert len(collision.data.vertices) == 72 and collision.parent == body
+
+
+def test_scene_operators_refuse_what_a_linked_object_or_scene_would_lose(clean_scene, tmp_path):
+    link_library(write_library(tmp_path))
+    for name in ("Player", "Enemy", "Water"):
+        bpy.ops.gltf_physics.layer_add(name=name)
+    settings = bpy.context.scene.gltf_physics
+    settings.active_layer = 1  # removing it would move the linked Post's tick on layer 3
+    before = state(), [layer.name for layer in settings.layers]
+    message = refused(bpy.ops.gltf_physics.layer_remove)
+    assert "Post is linked from lib.blend" in message
+    assert (state(), [layer.name for layer in settings.layers]) == before
+    settings.active_layer = 2  # the last: nothing moves on Post... but its own tick goes
+    assert "Post is linked" in refused(bpy.ops.gltf_physics.layer_remove)
+    bpy.ops.gltf_physics.layer_add(name="Lava")
+    settings.active_layer = 3  # after every tick of a linked object: removed
+    assert bpy.ops.gltf_physics.layer_remove() == {"FINISHED"}
+
+
+def test_scene_operators_are_greyed_out_in_a_linked_scene(clean_scene, tmp_path):
+    bpy.context.scene.name = "LibScene"
+    lib = tmp_path / "scenes.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(lib))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(lib), link=True) as (_src, dst):
+        dst.scenes = ["LibScene"]
+    linked = next(s for s in bpy.data.scenes if s.library is not None)
+    with bpy.context.temp_override(scene=linked):
+        assert not bpy.ops.gltf_physics.layer_add.poll()
+        assert not bpy.ops.gltf_physics.validate.poll()
+        assert "LibScene is linked" in refused(bpy.ops.gltf_physics.layer_add)
