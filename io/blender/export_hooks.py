@@ -25,6 +25,7 @@ import bpy
 from ..codecs.common import Encoded
 from ..codecs.registry import encode_document
 from ..diagnostics import Report
+from ..layer_names import unique_name
 from ..model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
 from ..structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ..vehicle_model import VehicleScene
@@ -118,8 +119,13 @@ class PhysicsExportExtension(JointExport):
 
     @staticmethod
     def _layers_of(scene: Any) -> tuple[str, ...]:
+        """The scene's layer names; two layers never share one in the file (a script may
+        have added unnamed ones): a repeated name is written as `Name.001`."""
         settings = getattr(scene, "gltf_physics", None)
-        return () if settings is None else tuple(layer.name for layer in settings.layers)
+        names: list[str] = []
+        for layer in () if settings is None else settings.layers:
+            names.append(unique_name(layer.name, names))
+        return tuple(names)
 
     # -- tree and node hooks ------------------------------------------------------------
 

@@ -403,3 +403,18 @@ def test_auto_centres_of_bodies_sharing_a_mesh(clean_scene, tmp_path):
     assert centres["A"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
     assert centres["B"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
     assert centres["C"] == pytest.approx([-2.0, 0.0, 0.0], abs=1e-5)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_layers_added_by_script_without_names_stay_distinct(clean_scene, tmp_path, fmt):
+    layers = bpy.context.scene.gltf_physics.layers
+    layers.clear()
+    layers.add()
+    layers.add()  # both "Layer": a script that did not name them
+    h.set_physics(h.mesh_object("Box", "cube"), motion_type="STATIC", shape_type="BOX",
+                  use_filter=True, filter_mode="EXCEPT",
+                  filter_layers=[True, False] + [False] * 30,
+                  filter_targets=[False, True] + [False] * 30)
+    gltf = export_checked(tmp_path / "layers.gltf", fmt)
+    assert filter_of_node(gltf, fmt, "Box") == {"collisionSystems": ["Layer"],
+                                                 "notCollideWithSystems": ["Layer.001"]}
