@@ -4,7 +4,7 @@
 import bpy
 
 from ..io.blender.joint_bridge import preset_of, settings_of, write_custom
-from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.editable import poll_refusal, refuse, removal_problem
 from ..io.blender.tools.ownership import JOINT, link_like, mark
 
 PRESET_ITEMS = [
@@ -150,6 +150,13 @@ class GLTF_PHYSICS_OT_joint_item_remove(_JointListEdit, bpy.types.Operator):
         collection, active = self._collection(props)
         index = getattr(props, active)
         if not 0 <= index < len(collection):
+            return {"CANCELLED"}
+        name = "limits" if self.items == "LIMITS" else "drives"
+        problem = removal_problem(
+            context.object, lambda ref: getattr(ref.gltf_physics, f"joint_{name}"), index,
+            f"{name[:-1].capitalize()} {index + 1}")
+        if problem:
+            self.report({"ERROR"}, problem)
             return {"CANCELLED"}
         collection.remove(index)
         setattr(props, active, max(0, min(index, len(collection) - 1)))

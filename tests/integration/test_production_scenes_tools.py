@@ -588,3 +588,25 @@ def test_scene_operators_are_greyed_out_in_a_linked_scene(clean_scene, tmp_path)
         assert not bpy.ops.gltf_physics.layer_add.poll()
         assert not bpy.ops.gltf_physics.validate.poll()
         assert "LibScene is linked" in refused(bpy.ops.gltf_physics.layer_add)
+
+
+def test_an_override_removes_only_the_joint_items_it_added(clean_scene, tmp_path):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    joint = h.set_physics(h.empty_object("J"), joint_type="CUSTOM")
+    joint.gltf_physics.joint_limits.add()
+    joint.gltf_physics.joint_limits.add()
+    lib = tmp_path / "joint.blend"
+    bpy.data.libraries.write(str(lib), {joint}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(lib), link=True) as (_src, dst):
+        dst.objects = ["J"]
+    bpy.context.scene.collection.objects.link(bpy.data.objects["J"])
+    joint = bpy.data.objects["J"].override_create(remap_local_usages=True)
+    select(joint)
+    joint.gltf_physics.joint_active_limit = 0
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.joint_item_remove(items="LIMITS"))
+    assert "Limit 1 of J comes from the library" in message and state() == before
+    assert bpy.ops.gltf_physics.joint_item_add(items="LIMITS") == {"FINISHED"}
+    assert bpy.ops.gltf_physics.joint_item_remove(items="LIMITS") == {"FINISHED"}  # its own
+    assert len(joint.gltf_physics.joint_limits) == 2

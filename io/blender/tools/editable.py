@@ -6,7 +6,7 @@ Every operator asks here before changing anything: greyed out (`poll_refusal`) w
 its targets can be changed, one refusal naming the first that cannot (`refusal`) otherwise.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sized
 
 import bpy
 
@@ -35,6 +35,19 @@ def editable_problem(
                              or data.override_library is not None):
         return f"{name}'s mesh {data.name} is linked (from a library or an override): " \
                "make the mesh local"
+    return None
+
+
+def removal_problem(thing: bpy.types.ID, items_of: Callable[[bpy.types.ID], Sized],
+                    index: int, what: str) -> str | None:
+    """Why item `index` of a list of `thing` cannot be removed: a library override can only
+    remove the items it added (those after the library's)."""
+    override = thing.override_library
+    if override is None or override.reference is None:
+        return None
+    if index < len(items_of(override.reference)):
+        return f"{what} of {thing.name} comes from the library, and a library override " \
+               f"cannot remove it: make {thing.name} local"
     return None
 
 
