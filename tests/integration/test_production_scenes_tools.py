@@ -502,7 +502,7 @@ def test_every_operator_touched_is_undoable_in_one_step():
     for name in ("fit_shape", "copy_settings", "simplify_hull", "convex_decompose",
                  "wheels_add", "joint_add", "joint_to_custom", "joint_item_add",
                  "joint_item_remove", "from_native", "to_native", "preview", "preview_remove",
-                 "problem_fix"):
+                 "problem_fix", "layer_add", "layer_remove", "validate"):
         cls = getattr(bpy.types, f"GLTF_PHYSICS_OT_{name}")
         assert {"REGISTER", "UNDO"} <= set(cls.bl_options), name
 
