@@ -16,8 +16,9 @@ def run(main: Callable[[list[str] | None], int], failure: int,
         argv: list[str] | None = None) -> int:
     """`main(argv)`'s exit status; anything it raises becomes one line on stderr and the
     `failure` status (130 for Ctrl-C; a closed output pipe ends quietly)."""
-    if hasattr(sys.stdout, "reconfigure"):  # names a terminal cannot show: escaped
-        sys.stdout.reconfigure(errors="backslashreplace")
+    for stream in (sys.stdout, sys.stderr):  # names a terminal cannot show: escaped
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         return main(argv)
     except KeyboardInterrupt:

@@ -2,9 +2,10 @@
 """The one reader of a glTF file's external resources (buffers and images), for files from
 strangers. Pure: no bpy.
 
-`data:` URIs are decoded. Any other URI is percent-decoded and must resolve, symlinks
-followed, to a regular file inside the asset's folder (the folder of the .gltf/.glb): an
-absolute path or URL, a `..` or a symlink leading out, a symlink loop, a folder, a device, a
+`data:` URIs are decoded; URLs (http: and the like) are not read. Any other URI is
+percent-decoded and must resolve, symlinks followed, to a regular file inside the asset's
+folder (the folder of the .gltf/.glb): an absolute path or `file:` URL, a `..` or a symlink
+leading out, a symlink loop, a folder, a device, a
 named pipe or a socket is refused (`ResourceError`, naming the URI) before anything is
 opened. A buffer's `byteLength` is checked against the file's size and `MAX_BUFFER_BYTES`
 before anything is read or allocated, and no read goes past it.
@@ -48,9 +49,39 @@ def _shown(uri: str) -> str:
 def resolve(uri: str, folder: Path | str) -> tuple[Path, int]:
     """The regular file a relative `uri` names inside `folder`, and its size; raises
     ResourceError when it is refused or missing. Nothing is opened."""
+    relative = _relative_path(uri)
+    root = os.path.realpath(folder)
+    if not _inside(root, os.path.realpath(Path(folder) / relative)):  # symlinks so far
+        raise ResourceError(uri, "leads outside the asset's folder (through '..' or a "
+                            "symlink): not read")
+    try:
+        target = os.path.realpath(Path(folder) / relative, strict=True)
+        info = Path(target).stat()
+    except FileNotFoundError:
+        raise ResourceError(uri, "does not exist in the asset's folder", refused=False) from None
+    except (OSError, ValueError) as exc:  # ELOOP (a symlink loop), a name too long, ...
+        reason = getattr(exc, "strerror", None) or exc
+        raise ResourceError(uri, f"cannot be resolved ({reason})") from None
+    if not _inside(root, target):
+        raise ResourceError(uri, "leads outside the asset's folder (through '..' or a "
+                            "symlink): not read")
+    if stat.S_ISDIR(info.st_mode):
+        raise ResourceError(uri, "is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ResourceError(uri, "is not a regular file (a device, named pipe or socket): "
+                            "not read")
+    return Path(target), info.st_size
+
+
+def _relative_path(uri: Any) -> str:
+    """The percent-decoded relative path of a URI; ResourceError for anything else."""
     if not isinstance(uri, str):
         raise ResourceError(repr(uri), "is not a string")
-    if urlsplit(uri).scheme or uri.startswith(("/", "\\")):
+    scheme = urlsplit(uri).scheme.lower()
+    if len(scheme) > 1 and scheme != "file":  # http: and the like (one letter: a drive)
+        raise ResourceError(uri, "is a URL: only files in the asset's folder are read",
+                            refused=False)
+    if scheme or uri.startswith(("/", "\\")):
         raise ResourceError(uri, "is an absolute URI or path: only files in the asset's "
                             "folder are read")
     try:
@@ -62,26 +93,7 @@ def resolve(uri: str, folder: Path | str) -> tuple[Path, int]:
                             "folder are read")
     if not PurePosixPath(relative.replace("\\", "/")).name:
         raise ResourceError(uri, "names no file")
-    root = os.path.realpath(folder)
-    if not _inside(root, os.path.realpath(Path(folder) / relative)):  # symlinks so far
-        raise ResourceError(uri, "leads outside the asset's folder (through '..' or a "
-                            "symlink): not read")
-    try:
-        target = os.path.realpath(Path(folder) / relative, strict=True)
-        info = Path(target).stat()
-    except FileNotFoundError:
-        raise ResourceError(uri, "does not exist in the asset's folder", refused=False) from None
-    except (OSError, ValueError) as exc:  # ELOOP (a symlink loop), a name too long, ...
-        raise ResourceError(uri, f"cannot be resolved ({exc.strerror or exc})") from None
-    if not _inside(root, target):
-        raise ResourceError(uri, "leads outside the asset's folder (through '..' or a "
-                            "symlink): not read")
-    if stat.S_ISDIR(info.st_mode):
-        raise ResourceError(uri, "is a folder, not a file")
-    if not stat.S_ISREG(info.st_mode):
-        raise ResourceError(uri, "is not a regular file (a device, named pipe or socket): "
-                            "not read")
-    return Path(target), info.st_size
+    return relative
 
 
 def _inside(root: str, target: str) -> bool:

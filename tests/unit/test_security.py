@@ -13,9 +13,12 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gltf_physics.io.codecs import registry
 from gltf_physics.io.diagnostics import Report
@@ -201,6 +204,19 @@ def test_data_uris_and_the_glb_chunk_are_read_up_to_the_byte_length(tmp_path: Pa
     assert not missing.value.refused
 
 
+def test_urls_are_not_read_but_not_refused(tmp_path: Path) -> None:
+    """A remote image is legal glTF: neither tool reads it, and neither calls it an error."""
+    with pytest.raises(ResourceError, match="is a URL") as url:
+        resolve("https://example.com/a.png", tmp_path)
+    assert not url.value.refused
+    path = asset(tmp_path, "small.bin", image="https://example.com/a.png")
+    (tmp_path / "small.bin").write_bytes(TETRAHEDRON)
+    checked = tool(CHECKER, path)
+    assert checked.returncode == 0 and "resource-refused" not in checked.stdout
+    converted = tool(CONVERTER, path, tmp_path / "out" / "model.gltf", "--to", "omi")
+    assert converted.returncode == 0, converted.stderr
+
+
 @posix_only
 @pytest.mark.parametrize("given", ["pipe", "/dev/zero", "folder"])
 def test_the_named_file_itself_must_be_a_regular_file(given: str, tmp_path: Path) -> None:
@@ -214,3 +230,30 @@ def test_the_named_file_itself_must_be_a_regular_file(given: str, tmp_path: Path
     assert checked.returncode == 2 and reason in checked.stdout, checked.stdout
     assert converted.returncode in (1, 2) and "Traceback" not in converted.stderr
     assert "Traceback" not in checked.stdout + checked.stderr
+
+
+# A folder with a file, a subfolder and a symlink out, for any URI at all.
+
+FUZZ_FOLDER = tempfile.TemporaryDirectory(prefix="gltf_physics_uris_")
+for _name in ("asset/in", "outside"):
+    (Path(FUZZ_FOLDER.name) / _name).mkdir(parents=True)
+for _name in ("asset/x.bin", "asset/in/x.bin", "outside/x.bin"):
+    (Path(FUZZ_FOLDER.name) / _name).write_bytes(b"x")
+if os.name == "posix":
+    (Path(FUZZ_FOLDER.name) / "asset" / "out").symlink_to(Path(FUZZ_FOLDER.name) / "outside")
+
+
+@posix_only
+@given(st.lists(st.sampled_from(["..", ".", "a", "in", "out", "%2E%2E", "%2F", "/", "\\",
+                                 "%00", "C:", "file:", "x.bin", "%", "%ZZ", "é"]),
+                max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_any_uri_resolves_inside_the_folder_or_is_refused(parts: list[str]) -> None:
+    root = Path(FUZZ_FOLDER.name)
+    uri = "/".join(parts) if len(parts) % 2 else "".join(parts)
+    try:
+        path, size = resolve(uri, root / "asset")
+    except ResourceError:
+        return
+    assert path.is_relative_to((root / "asset").resolve()) and path.is_file() and size >= 0
+
