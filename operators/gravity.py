@@ -4,7 +4,7 @@
 import bpy
 
 from ..io.blender.gravity.bridge import line_points
-from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.editable import poll_refusal, refuse, removal_problem
 
 
 class _OnLineGravity:
@@ -38,11 +38,28 @@ class GLTF_PHYSICS_OT_gravity_point_add(_OnLineGravity, bpy.types.Operator):
         return {"FINISHED"}
 
 
+def _point_removal_problem(obj: bpy.types.Object, index: int) -> str | None:
+    """Why point `index` cannot be removed: one from the library, on a library override."""
+    return removal_problem(obj, lambda ref: ref.gltf_physics.gravity_line_points, index,
+                           f"Line point {index + 1}")
+
+
 class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):
     """Remove the selected point of the line"""
 
     bl_idname = "gltf_physics.gravity_point_remove"
     bl_label = "Remove Line Point"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        if not super().poll(context):
+            return False
+        obj = context.object
+        problem = _point_removal_problem(obj, obj.gltf_physics.gravity_active_point)
+        if problem:
+            cls.poll_message_set(problem)
+            return False
+        return True
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         if refuse(self, [context.object]):
@@ -51,6 +68,10 @@ class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):
         index = props.gravity_active_point
         if not 0 <= index < len(props.gravity_line_points):
             self.report({"ERROR"}, "No line point is selected; nothing was changed")
+            return {"CANCELLED"}
+        problem = _point_removal_problem(context.object, index)
+        if problem:
+            self.report({"ERROR"}, problem + "; nothing was changed")
             return {"CANCELLED"}
         props.gravity_line_points.remove(index)
         props.gravity_active_point = max(0, index - 1)
@@ -71,6 +92,10 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
         props = obj.gltf_physics
         if props.gravity_line_object is None:
             self.report({"ERROR"}, "Pick a curve or mesh object first; nothing was changed")
+            return {"CANCELLED"}
+        if props.gravity_line_points and (problem := _point_removal_problem(obj, 0)):
+            self.report({"ERROR"}, f"{problem}, so its points cannot be replaced; nothing "
+                        "was changed")
             return {"CANCELLED"}
         props.gravity_line_source = "OBJECT"
         points = line_points(obj)

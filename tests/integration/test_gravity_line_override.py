@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Line gravity points on a library override: the points that come from the library cannot
+be removed (Blender keeps only the override's own additions), so Remove Line Point is greyed
+out with the reason and refuses once, changing nothing; the override's own points can go."""
+
+from pathlib import Path
+
+import bpy
+
+from tests.integration.test_production_scenes_tools import refused, select, state
+
+
+def _overridden_line(tmp_path: Path) -> bpy.types.Object:
+    """A line gravity trigger 'Snake' with 2 points, linked from a library and overridden."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    snake = bpy.data.objects.new("Snake", None)
+    bpy.context.scene.collection.objects.link(snake)
+    props = snake.gltf_physics
+    props.shape_type, props.shape_role, props.gravity_type = "SPHERE", "TRIGGER", "LINE"
+    for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
+        props.gravity_line_points.add().co = co
+    library = tmp_path / "snake.blend"
+    bpy.data.libraries.write(str(library), {snake}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.objects = ["Snake"]
+    bpy.context.scene.collection.objects.link(bpy.data.objects["Snake"])
+    snake = bpy.data.objects["Snake"].override_create(remap_local_usages=True)
+    select(snake)
+    return snake
+
+
+def test_an_override_removes_only_the_line_points_it_added(clean_scene, tmp_path: Path) -> None:
+    snake = _overridden_line(tmp_path)
+    props = snake.gltf_physics
+    assert snake.override_library is not None and snake.is_editable
+    for index in (0, 1):  # both from the library
+        props.gravity_active_point = index
+        before = state()
+        assert not bpy.ops.gltf_physics.gravity_point_remove.poll()
+        message = refused(bpy.ops.gltf_physics.gravity_point_remove)
+        assert f"Line point {index + 1} of Snake comes from the library" in message, message
+        assert state() == before
+        assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 3)]
+    props.gravity_active_point = 1
+    assert bpy.ops.gltf_physics.gravity_point_add() == {"FINISHED"}
+    assert len(props.gravity_line_points) == 3
+    props.gravity_active_point = 2
+    assert bpy.ops.gltf_physics.gravity_point_remove.poll()
+    assert bpy.ops.gltf_physics.gravity_point_remove() == {"FINISHED"}  # its own point
+    assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 3)]
+
+
+def test_copy_points_refuses_to_replace_the_library_points(clean_scene, tmp_path: Path) -> None:
+    snake = _overridden_line(tmp_path)
+    curve = bpy.data.curves.new("Spine", "CURVE")
+    curve.splines.new("POLY").points.add(2)
+    spine = bpy.data.objects.new("Spine", curve)
+    bpy.context.scene.collection.objects.link(spine)
+    snake.gltf_physics.gravity_line_object = spine
+    before = state()
+    message = refused(bpy.ops.gltf_physics.gravity_points_from_object)
+    assert "Line point 1 of Snake comes from the library" in message, message
+    assert "its points cannot be replaced; nothing was changed" in message
+    assert state() == before
