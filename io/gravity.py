@@ -12,6 +12,11 @@ with inverse-square falloff (constant when 0), volumes combined in priority orde
 replace and stop, the world gravity last. The figure is taken in the node's frame and the
 nearest point mapped back through the node's world matrix; with non-uniform scale that is
 this add-on's reading (the spec says nothing).
+
+A convex or triangle-mesh shape's geometry lives in the file's meshes, not in the model: its
+pull needs the triangles (`mesh_figure`) passed in. A convex shape is its points' solid hull
+(a point inside is its own nearest point); a triangle mesh is its surface (this add-on's
+reading: a triangle mesh has no inside).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Final, Literal
 
 import numpy as np
 
+from .hull import hull_triangles
 from .model import Shape, Vec3
 from .rules import NORMAL_TOLERANCE
 
@@ -32,8 +38,8 @@ GRAVITY_KINDS: Final[tuple[GravityKind, ...]] = (
     "directional", "point", "disc", "torus", "line", "shaped",
 )
 DOWN: Final[Vec3] = (0.0, -1.0, 0.0)
-#: The shapes a shaped volume can pull towards (OMI has no plane); the first four have a
-#: nearest point here, the mesh shapes do not (the preview cannot show them).
+#: The shapes a shaped volume can pull towards (OMI has no plane); the first four are
+#: analytic, the mesh shapes need their triangles (`mesh_figure`).
 SHAPED_KINDS: Final = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
 ANALYTIC_SHAPED: Final = SHAPED_KINDS[:4]
 #: The table rows (io/field_table.py GRAVITY) each type writes in its sub-object.
@@ -95,7 +101,18 @@ def is_normalised(v: Sequence[float]) -> bool:
 # -- the pull ---------------------------------------------------------------------------------
 
 
-def _nearest_local(volume: Gravity, p: np.ndarray) -> np.ndarray | None:
+def mesh_figure(kind: str, triangles: np.ndarray) -> np.ndarray:
+    """What a mesh shape pulls towards, as (n, 3, 3) triangles in the shape's frame: the
+    convex hull of the mesh's points (outward wound) or the triangle mesh itself."""
+    tris = np.asarray(triangles, float).reshape(-1, 3, 3)
+    if kind == "convex":
+        points = np.unique(tris.reshape(-1, 3), axis=0)
+        return hull_triangles(points) if len(points) >= 4 else np.empty((0, 3, 3))
+    return tris
+
+
+def _nearest_local(volume: Gravity, p: np.ndarray, mesh: np.ndarray | None = None
+                   ) -> np.ndarray | None:
     """The nearest point of the volume's figure to local point `p` (None: no figure)."""
     kind = volume.kind
     if kind == "point":
@@ -110,8 +127,11 @@ def _nearest_local(volume: Gravity, p: np.ndarray) -> np.ndarray | None:
         return radial * (volume.radius / r)
     if kind == "line":
         return _nearest_on_line(volume.points, p)
-    if kind == "shaped":
-        return None if volume.shape is None else _nearest_on_shape(volume.shape, p)
+    if kind == "shaped" and volume.shape is not None:
+        if volume.shape.kind in ANALYTIC_SHAPED:
+            return _nearest_on_shape(volume.shape, p)
+        if mesh is not None and len(mesh):
+            return _nearest_on_mesh(volume.shape.kind, np.asarray(mesh, float), p)
     return None
 
 
@@ -156,14 +176,63 @@ def _nearest_on_shape(shape: Shape, p: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def pull(volume: Gravity, matrix: np.ndarray, point: Sequence[float]) -> np.ndarray:
-    """The acceleration the volume on a node with world `matrix` (4×4) gives at a world point."""
+def _nearest_on_mesh(kind: str, figure: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Nearest point of a `mesh_figure`: a point inside a convex hull is its own."""
+    if kind == "convex":
+        normals = np.cross(figure[:, 1] - figure[:, 0], figure[:, 2] - figure[:, 0])
+        if np.all(np.einsum("ij,ij->i", normals, p - figure[:, 0]) <= 0):
+            return p.copy()
+    nearest = _nearest_on_triangles(figure, p)
+    return nearest[int(np.argmin(np.linalg.norm(nearest - p, axis=1)))]
+
+
+def _nearest_on_triangles(tris: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Each triangle's nearest point to `p` (Voronoi regions of vertices, edges, face);
+    a degenerate triangle's from its edges."""
+    a, b, c = tris[:, 0], tris[:, 1], tris[:, 2]
+    ab, ac = b - a, c - a
+
+    def dots(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.einsum("ij,ij->i", ab, p - q), np.einsum("ij,ij->i", ac, p - q)
+
+    (d1, d2), (d3, d4), (d5, d6) = dots(a), dots(b), dots(c)
+    va, vb, vc = d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = va + vb + vc
+        out = a + ab * (vb / total)[:, None] + ac * (vc / total)[:, None]
+        # later regions win: the order is the reverse of the usual early returns
+        regions = (
+            ((va <= 0) & (d4 - d3 >= 0) & (d5 - d6 >= 0),
+             b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))[:, None]),
+            ((d6 >= 0) & (d5 <= d6), c),
+            ((vb <= 0) & (d2 >= 0) & (d6 <= 0), a + ac * (d2 / (d2 - d6))[:, None]),
+            ((vc <= 0) & (d1 >= 0) & (d3 <= 0), a + ab * (d1 / (d1 - d3))[:, None]),
+            ((d3 >= 0) & (d4 <= d3), b),
+            ((d1 <= 0) & (d2 <= 0), a),
+        )
+        for where, point in regions:
+            out = np.where(where[:, None], point, out)
+    bad = ~np.isfinite(out).all(axis=1)
+    if bad.any():
+        out[bad] = [_nearest_on_edges(t, p) for t in tris[bad]]
+    return out
+
+
+def _nearest_on_edges(tri: np.ndarray, p: np.ndarray) -> np.ndarray:
+    edges = [_nearest_on_line((tuple(tri[i]), tuple(tri[(i + 1) % 3])), p) for i in range(3)]
+    return min(edges, key=lambda q: float(np.linalg.norm(q - p)))
+
+
+def pull(volume: Gravity, matrix: np.ndarray, point: Sequence[float],
+         mesh: np.ndarray | None = None) -> np.ndarray:
+    """The acceleration the volume on a node with world `matrix` (4×4) gives at a world point;
+    `mesh`: a mesh shape's `mesh_figure` (without it, a mesh shape pulls nowhere)."""
     m = np.asarray(matrix, float)
     if volume.kind == "directional":
         return volume.gravity * np.asarray(unit(m[:3, :3] @ np.asarray(volume.direction)))
     p_world = np.asarray(point, float)
     local = np.linalg.solve(m, np.append(p_world, 1.0))[:3]
-    nearest = _nearest_local(volume, local)
+    nearest = _nearest_local(volume, local, mesh)
     if nearest is None:
         return np.zeros(3)
     towards = (m @ np.append(nearest, 1.0))[:3] - p_world

@@ -7,7 +7,7 @@ from ..io.blender.gravity.properties import GRAVITY_KIND
 from ..io.field_table import GRAVITY, WORLD_GRAVITY
 from ..io.gravity import KIND_PARAMS
 
-#: Shaped gravity's shape item → its size properties.
+#: Shaped gravity's shape item → its size properties (a mesh shape: its mesh object).
 SHAPE_SIZE = {
     "BOX": ("gravity_shape_size",),
     "SPHERE": ("gravity_shape_radius",),
@@ -15,6 +15,8 @@ SHAPE_SIZE = {
                 "gravity_shape_radius_bottom"),
     "CYLINDER": ("gravity_shape_height", "gravity_shape_radius_top",
                  "gravity_shape_radius_bottom"),
+    "CONVEX": ("gravity_shape_object",),
+    "TRIMESH": ("gravity_shape_object",),
 }
 #: The rows drawn before the type's parameters (amount) and after them (combining).
 AMOUNT = ("gravity",)

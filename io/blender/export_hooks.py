@@ -32,6 +32,7 @@ from ..vehicle_model import VehicleScene
 from . import gltf_compat
 from .collision_mesh import gltf_mesh_from_object
 from .export.node_index import NodeIndex
+from .gravity.bridge import shape_mesh_object
 from .gravity.export import export_gravity, has_world_gravity
 from .joint_bridge import body_of, on_bone_node
 from .joint_export import JointExport, has_body_or_shape
@@ -245,6 +246,7 @@ class PhysicsExportExtension(JointExport):
             members = compound_trigger_members(obj)
         self.shape_node_of[id(node)] = shape_node
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members))
+        self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
 
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.
@@ -294,6 +296,18 @@ class PhysicsExportExtension(JointExport):
         source = obj if props.mesh_source == "SELF" else props.mesh_object
         if source is None or source.type != "MESH":
             return None
+        return self._built_mesh(source, obj, yup)
+
+    def _gravity_mesh(self, obj: bpy.types.Object) -> Any:
+        """The glTF mesh of the convex/trimesh shape the object's shaped gravity pulls
+        towards (built once; None for other volumes and in KHR, which has no gravity)."""
+        source = shape_mesh_object(obj)
+        if source is None or self.format != "OMI":
+            return None
+        return self._built_mesh(source, obj, self.yup)
+
+    def _built_mesh(self, source: bpy.types.Object, obj: bpy.types.Object, yup: bool) -> Any:
+        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair)."""
         key = (source.as_pointer(), obj.as_pointer())
         if key not in self.built_meshes:
             to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
@@ -387,7 +401,8 @@ class PhysicsExportExtension(JointExport):
 
         mesh_nodes = self.mesh_nodes
         # OMI_physics_gravity (io/blender/gravity/export.py): volumes on their trigger nodes
-        gravity = export_gravity(self.records, scene, self.yup, self.report)
+        gravity = export_gravity(self.records, scene, self.yup, self.report,
+                                 self._gravity_mesh)
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,

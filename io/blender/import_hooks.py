@@ -34,7 +34,7 @@ from .from_model import PropertyWriter
 from .gravity.bridge import write_gravity, write_world_gravity
 from .joint_bridge import body_of, reparent_keep_world, write_settings
 from .stored_settings import GROUP
-from .tools.ownership import IMPORT_CHILD, IMPORT_PROXY, mark
+from .tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, mark
 from .vehicle_bridge import write_vehicle_node
 
 LOG = logging.getLogger(__name__)
@@ -177,7 +177,9 @@ class PhysicsImportExtension:
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
                 continue
-            write_gravity(obj, volume, f"/nodes/{index}", self.report)
+            write_gravity(obj, volume, f"/nodes/{index}", self.report,
+                          make_shape_object=lambda owner, mesh: _gravity_shape_object(
+                              gltf, owner, mesh, self.report))
 
     def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
         """Make the node's object a joint connected to the right body (or frame)."""
@@ -332,6 +334,21 @@ def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
     if partner is not None:
         partner.gltf_physics.motion_type = "STATIC"
     return partner
+
+
+def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report
+                          ) -> bpy.types.Object | None:
+    """A collision-only child holding mesh `mesh_index`, the convex or triangle-mesh shape
+    the owner's shaped gravity pulls towards (tagged as the importer's)."""
+    mesh = blender_mesh_from_gltf(gltf, mesh_index, f"{owner.name}.gravity_shape")
+    if mesh is None:
+        report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
+        return None
+    child = _child(owner, f"{owner.name}.gravity_shape", mesh, IMPORT_GRAVITY_SHAPE)
+    child.display_type = "WIRE"
+    child.hide_render = True
+    child.gltf_physics.collision_only = True
+    return child
 
 
 def _child(owner: bpy.types.Object, name: str, data: Any, tool: str = IMPORT_CHILD

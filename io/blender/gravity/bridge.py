@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Gravity settings ↔ the gravity model (glTF axes, the object's frame)."""
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import bpy
@@ -13,11 +13,14 @@ from ...field_table import GRAVITY, WORLD_GRAVITY, Field
 from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
 from ...model import Shape
 from ..field_props import to_blender, to_model
-from .properties import GRAVITY_ITEM, GRAVITY_KIND
+from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES
 
 #: Shaped gravity's shape item → model kind, and back.
-SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder"}
+SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder",
+              "CONVEX": "convex", "TRIMESH": "trimesh"}
 SHAPE_ITEM = {kind: item for item, kind in SHAPE_KIND.items()}
+#: (object, the file's mesh reference) → a new mesh object for a mesh shape, or None.
+MakeShapeObject = Callable[[bpy.types.Object, Hashable], bpy.types.Object | None]
 
 
 def has_gravity(props: bpy.types.PropertyGroup) -> bool:
@@ -25,8 +28,10 @@ def has_gravity(props: bpy.types.PropertyGroup) -> bool:
     return props.gravity_type != "NONE"
 
 
-def gravity_of(obj: bpy.types.Object, yup: bool = True) -> Gravity | None:
-    """The object's gravity volume in glTF axes (None when it has none)."""
+def gravity_of(obj: bpy.types.Object, yup: bool = True,
+               mesh_ref: Callable[[bpy.types.Object], Any] | None = None) -> Gravity | None:
+    """The object's gravity volume in glTF axes (None when it has none). A convex or
+    triangle-mesh shape's `mesh` is `mesh_ref(obj)` (an export's mesh), else its mesh object."""
     props = obj.gltf_physics
     if props.gravity_type not in GRAVITY_KIND:
         return None
@@ -35,8 +40,18 @@ def gravity_of(obj: bpy.types.Object, yup: bool = True) -> Gravity | None:
     if kind == "line":
         values["points"] = tuple(axes.vector_to_gltf(tuple(p), yup) for p in line_points(obj))
     if kind == "shaped":
-        values["shape"] = _shape_of(props, yup)
+        values["shape"] = _shape_of(obj, yup, mesh_ref)
     return Gravity(kind=kind, **values)  # type: ignore[arg-type]
+
+
+def shape_mesh_object(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The mesh object a shaped volume's convex or triangle-mesh shape is made from (None
+    for other volumes, or when none is picked)."""
+    props = obj.gltf_physics
+    source = props.gravity_shape_object
+    if props.gravity_type != "SHAPED" or props.gravity_shape_type not in GRAVITY_MESH_SHAPES:
+        return None
+    return source if source is not None and source.type == "MESH" else None
 
 
 def line_points(obj: bpy.types.Object) -> list[Vector]:
@@ -56,8 +71,13 @@ def line_points(obj: bpy.types.Object) -> list[Vector]:
         evaluated.to_mesh_clear()
 
 
-def _shape_of(props: bpy.types.PropertyGroup, yup: bool) -> Shape:
+def _shape_of(obj: bpy.types.Object, yup: bool,
+              mesh_ref: Callable[[bpy.types.Object], Any] | None) -> Shape:
+    props = obj.gltf_physics
     kind = SHAPE_KIND[props.gravity_shape_type]
+    if props.gravity_shape_type in GRAVITY_MESH_SHAPES:
+        return Shape(kind, mesh=shape_mesh_object(obj) if mesh_ref is None  # type: ignore
+                     else mesh_ref(obj))
     return Shape(
         kind,  # type: ignore[arg-type]
         size=axes.extent_swap(tuple(props.gravity_shape_size), yup),
@@ -77,8 +97,9 @@ def world_gravity_of(scene: bpy.types.Scene, yup: bool = True) -> WorldGravity |
 
 
 def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, report: Report,
-                  yup: bool = True) -> None:
-    """Set the object's gravity settings from a volume (glTF axes)."""
+                  yup: bool = True, make_shape_object: MakeShapeObject | None = None) -> None:
+    """Set the object's gravity settings from a volume (glTF axes); a convex or
+    triangle-mesh shape gets the mesh object `make_shape_object` makes from the file's mesh."""
     props = obj.gltf_physics
     props.gravity_type = GRAVITY_ITEM[volume.kind]
     for row in GRAVITY:
@@ -90,13 +111,20 @@ def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, repor
             props.gravity_line_points.add().co = axes.vector_to_blender(point, yup)
     if volume.kind == "shaped":
         shape = volume.shape
-        if shape is None or shape.kind not in ANALYTIC_SHAPED:
-            what = "no shape" if shape is None else f"a {shape.kind} shape"
+        source = None
+        if shape is not None and shape.kind not in ANALYTIC_SHAPED and shape.mesh is not None \
+                and make_shape_object is not None:
+            source = make_shape_object(obj, shape.mesh)
+        if shape is None or (shape.kind not in ANALYTIC_SHAPED and source is None):
+            what = "no shape" if shape is None else f"a {shape.kind} shape without a mesh"
             report.warn("gravity-shape-not-kept", str(where),
                         f"shaped gravity towards {what} is not kept: the object pulls towards "
                         "the default box; pick its shape in the Gravity panel")
             return
         props.gravity_shape_type = SHAPE_ITEM[shape.kind]
+        if source is not None:
+            props.gravity_shape_object = source
+            return
         props.gravity_shape_size = axes.extent_swap(shape.size, yup)
         props.gravity_shape_radius = shape.radius
         props.gravity_shape_height = shape.height

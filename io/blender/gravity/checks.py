@@ -7,7 +7,8 @@ from typing import Any
 import bpy
 
 from ... import rules
-from .bridge import line_points
+from .bridge import line_points, shape_mesh_object
+from .properties import GRAVITY_MESH_SHAPES
 
 
 def gravity_findings(obj: bpy.types.Object) -> Iterator[tuple[rules.Rule, dict[str, Any]]]:
@@ -29,6 +30,9 @@ def gravity_findings(obj: bpy.types.Object) -> Iterator[tuple[rules.Rule, dict[s
         count = 3 * len(line_points(obj))
         if not rules.line_points_valid(count):
             yield rules.GRAVITY_LINE_POINTS, {"count": count}
+    elif props.gravity_type == "SHAPED" and props.gravity_shape_type in GRAVITY_MESH_SHAPES:
+        if shape_mesh_object(obj) is None:
+            yield rules.GRAVITY_SHAPE_MISSING, {}
     elif props.gravity_type == "SHAPED" and rules.is_degenerate(rules.critical_sizes(
             props.gravity_shape_type.lower(), size=tuple(props.gravity_shape_size),
             radius=props.gravity_shape_radius, height=props.gravity_shape_height,

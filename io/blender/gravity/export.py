@@ -2,7 +2,7 @@
 """What an export writes of gravity: each volume on the node carrying its object's trigger,
 and the world gravity of the scene the export started in."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import bpy
@@ -21,8 +21,10 @@ def has_world_gravity() -> bool:
 
 def export_gravity(
     records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
+    mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
 ) -> GravityScene:
-    """The volumes of the exported objects and the world gravity.
+    """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
+    exported mesh of a shaped volume's convex or triangle-mesh shape.
 
     `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`).
     A volume goes on the object's node when it carries the trigger; when the trigger shape
@@ -37,7 +39,7 @@ def export_gravity(
         if obj.gltf_physics.gravity_type == "NONE":
             continue
         if id(obj) not in volumes:
-            volumes[id(obj)] = gravity_of(obj, yup)
+            volumes[id(obj)] = gravity_of(obj, yup, mesh_ref)
         volume = volumes[id(obj)]
         body = scene.nodes.get(record.node, NodePhysics())
         problem = _misplaced(obj, body, record.shape_part)

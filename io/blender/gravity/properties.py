@@ -44,7 +44,12 @@ GRAVITY_SHAPE_ITEMS = (
     ("SPHERE", "Sphere", "A sphere"),
     ("CAPSULE", "Capsule", "A capsule along local Z"),
     ("CYLINDER", "Cylinder", "A cylinder along local Z"),
+    ("CONVEX", "Convex Hull", "The convex hull of a mesh object's vertices, in this object's "
+     "space (a point inside it is pulled nowhere)"),
+    ("TRIMESH", "Triangle Mesh", "The surface of a mesh object, in this object's space"),
 )
+#: The shape items made from a mesh object (`gravity_shape_object`).
+GRAVITY_MESH_SHAPES = frozenset({"CONVEX", "TRIMESH"})
 LINE_SOURCE_ITEMS = (
     ("POINTS", "Points", "The points listed below, in object space"),
     ("OBJECT", "Object", "The vertices of a curve or mesh object, in vertex order"),
@@ -53,6 +58,10 @@ LINE_SOURCE_ITEMS = (
 
 def _poll_line_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type in ("CURVE", "MESH")
+
+
+def _poll_shape_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
+    return obj.type == "MESH"
 
 
 class GltfPhysicsGravityPoint(bpy.types.PropertyGroup):
@@ -97,6 +106,11 @@ class GltfPhysicsGravityFields:
     gravity_shape_type: EnumProperty(
         name="Pull Towards", description="The shape shaped gravity pulls towards",
         items=GRAVITY_SHAPE_ITEMS,
+    )
+    gravity_shape_object: PointerProperty(
+        name="Shape Mesh", type=bpy.types.Object, poll=_poll_shape_object,
+        description="Mesh object whose evaluated geometry, in this object's space, is the "
+        "convex hull or triangle mesh pulled towards",
     )
     gravity_shape_size: FloatVectorProperty(
         name="Size", description="Full box extents in object space", size=3,

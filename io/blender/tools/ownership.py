@@ -17,6 +17,7 @@ HULL_PROXY = "hull_proxy"  # Generate Convex Hull's collision-only proxy child
 CONVEX_PART = "convex_part"  # a Convex Decomposition part
 IMPORT_PROXY = "import_proxy"  # the importer's collision mesh child of a shape
 IMPORT_CHILD = "import_child"  # the importer's other children (a trigger's, a bone's stand-in)
+IMPORT_GRAVITY_SHAPE = "import_gravity_shape"  # the importer's mesh a shaped gravity pulls to
 JOINT = "joint"  # Add Joint's joint Empty
 WHEEL = "wheel"  # Add Wheels' wheel Empty
 
