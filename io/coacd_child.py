@@ -26,6 +26,7 @@ import numpy as np
 WORKER = Path(__file__).with_name("coacd_worker.py")
 POLL_SECONDS = 0.02
 FAILED = 3  # the worker's exit status when CoACD raised
+OUT_OF_MEMORY = 4  # ... and when the memory budget ran out
 
 
 class ChildError(Exception):
@@ -115,10 +116,10 @@ def _raise_for(status: int, message: str, memory: int) -> None:
     if status == 0:
         return
     last = message.splitlines()[-1] if message else ""
+    if status == OUT_OF_MEMORY or "MemoryError" in message or "bad_alloc" in message:
+        raise ChildError(f"CoACD ran out of memory (budget {memory >> 20:,} MiB)")
     if status == FAILED:
         raise ChildError(f"CoACD failed: {last}")
-    if "MemoryError" in message or "bad_alloc" in message:
-        raise ChildError(f"CoACD ran out of memory (budget {memory >> 20:,} MiB)")
     if status < 0:
         try:
             name = signal.Signals(-status).name

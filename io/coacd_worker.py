@@ -5,7 +5,8 @@ Reads one JSON request on stdin: `path` (directories to find numpy and coacd in,
 parent's), `memory` (bytes of address space, 0 for no limit), `mesh` (an .npz with
 `points` and `triangles`), `out` (the .npz to write the parts to) and `arguments`
 (`coacd.run_coacd`'s). Imports only numpy and coacd. Exit status 0 with the parts written,
-3 when CoACD raised (its message on stderr), anything else (a signal) when it crashed.
+3 when CoACD raised (its message on stderr), 4 when the memory budget ran out, anything else
+(a signal) when it crashed.
 `GLTF_PHYSICS_TEST_COACD` (tests only) makes it misbehave: "abort", "hang" or "raise".
 """
 
@@ -14,6 +15,7 @@ import os
 import sys
 
 FAILED = 3
+OUT_OF_MEMORY = 4
 
 
 def limit_memory(budget: int) -> None:
@@ -40,8 +42,20 @@ def main() -> int:
     request = json.loads(sys.stdin.read())
     limit_memory(int(request["memory"]))
     sys.path.extend(p for p in request["path"] if p not in sys.path)
-    import coacd
-    import numpy as np
+    try:
+        return run(request)
+    except MemoryError:  # also std::bad_alloc, which the binding raises as MemoryError
+        return OUT_OF_MEMORY
+
+
+def run(request: dict) -> int:
+    """Decompose the request's mesh; the exit status."""
+    try:
+        import coacd
+        import numpy as np
+    except OSError as exc:  # a library that cannot be mapped within the budget
+        print(exc, file=sys.stderr)
+        return OUT_OF_MEMORY if "map" in str(exc) or "memory" in str(exc) else FAILED
 
     hook = os.environ.get("GLTF_PHYSICS_TEST_COACD", "")
     if hook == "abort":
@@ -55,6 +69,8 @@ def main() -> int:
             raise RuntimeError("test failure")
         coacd.set_log_level("error")
         raw = coacd.run_coacd(coacd.Mesh(points, triangles), **request["arguments"])
+    except MemoryError:
+        raise
     except Exception as exc:  # the parent shows it to the user
         print(str(exc) or type(exc).__name__, file=sys.stderr)
         return FAILED
