@@ -175,3 +175,48 @@ def test_check_physics_reports_a_mesh_shape_without_a_mesh(clean_scene) -> None:
     bpy.ops.mesh.primitive_ico_sphere_add()
     volume.gltf_physics.gravity_shape_object = bpy.context.object
     assert found() == set()
+
+
+def test_instanced_volume_shares_its_mesh_shape_and_khr_writes_no_mesh(clean_scene,
+                                                                        tmp_path: Path,
+                                                                        caplog) -> None:
+    planets = bpy.data.collections.new("Planets")
+    planet = _trigger("Planet", "SHAPED", (0, 0, 0), (0, 0, 0), (1, 1, 1),
+                      gravity_shape_type="CONVEX", gravity_unit_distance=1.0)
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    rock = bpy.context.object
+    rock.name = "Planet.gravity_shape"  # named like the importer's, but the user's
+    for obj in (planet, rock):
+        clean_scene.collection.objects.unlink(obj)
+        planets.objects.link(obj)
+    planet.gltf_physics.gravity_shape_object = rock
+    for i, x in enumerate((10.0, -10.0)):
+        instance = bpy.data.objects.new(f"Planets{i}", None)
+        instance.instance_type, instance.instance_collection = "COLLECTION", planets
+        instance.location = (x, 0.0, 0.0)
+        clean_scene.collection.objects.link(instance)
+    out = tmp_path / "instances.gltf"
+    assert [line for line in export_logged(out, "OMI", caplog) if "gravity" in line] == []
+    assert_valid(out)
+    gltf = load_gltf(out)
+    shaped = [n["extensions"][EXT]["shaped"]["shape"] for n in gltf["nodes"]
+              if EXT in n.get("extensions", {})]
+    assert len(shaped) == 2 and shaped[0] == shaped[1]  # one shape, one mesh, two volumes
+    entry = gltf["extensions"][SHAPE_EXT]["shapes"][shaped[0]]
+    assert entry["type"] == "convex"
+    graph, meshes = NodeGraph.of(gltf), MeshData(gltf, tmp_path, None)
+    figure = mesh_figure("convex", meshes.mesh(entry["convex"]["mesh"])[1])
+    centres = []
+    for index, volume in decode_gravity_document(DocumentView.from_json(gltf),
+                                                 Report()).nodes.items():
+        world = graph.world(index)
+        centres.append(world[0, 3])
+        # 3 m above the rock's top face (the cube is 2 m): pulled straight down, 1/9 g
+        above = world[:3, 3] + (0.0, 4.0, 0.0)
+        assert np.allclose(pull(volume, world, above, figure), (0.0, -9.80665 / 9, 0.0))
+    assert sorted(centres) == [-10.0, 10.0]
+    khr = tmp_path / "instances_khr.gltf"
+    log = export_logged(khr, "KHR", caplog)
+    assert_valid(khr)
+    assert sum(line.endswith("[khr-no-gravity]") for line in log) == 1
+    assert len(load_gltf(khr).get("meshes", [])) == 1  # the rock's own, no gravity shape mesh
