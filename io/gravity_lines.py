@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 
 from . import shape_lines
-from .gravity import Gravity, pull
+from .gravity import ANALYTIC_SHAPED, Gravity, mesh_figure, pull
 
 #: The 14 directions arrows are sampled along: the axes and the cube's diagonals.
 DIRECTIONS = np.array([d for d in itertools.product((-1.0, 0.0, 1.0), repeat=3)
@@ -31,14 +31,18 @@ def to_blender(lines: np.ndarray) -> np.ndarray:
     return out
 
 
-def gravity_lines(volume: Gravity) -> np.ndarray:
-    """The volume's figure and its pull arrows, in its frame (glTF axes)."""
-    figure = _figure(volume)
+def gravity_lines(volume: Gravity, mesh: np.ndarray | None = None) -> np.ndarray:
+    """The volume's figure and its pull arrows, in its frame (glTF axes); `mesh`: a convex
+    or triangle-mesh shape's triangles (n×3×3, the volume's frame)."""
+    shape = volume.shape
+    surface = (mesh_figure(shape.kind, mesh) if mesh is not None and shape is not None
+               and volume.kind == "shaped" and shape.kind not in ANALYTIC_SHAPED else None)
+    figure = _figure(volume) if surface is None else _edges(surface)
     reach = _reach(volume, figure)
     samples = (_grid(volume.direction, reach) if volume.kind == "directional"
                else list(DIRECTIONS * reach))
     identity = np.identity(4)
-    arrows = [arrow(p, pull(volume, identity, p), 0.35 * reach) for p in samples]
+    arrows = [arrow(p, pull(volume, identity, p, surface), 0.35 * reach) for p in samples]
     parts = [figure, *[a for a in arrows if len(a)]]
     return np.concatenate(parts).astype(np.float32) if parts else np.zeros((0, 2, 3), np.float32)
 
@@ -77,6 +81,19 @@ def _figure(volume: Gravity) -> np.ndarray:
     return np.zeros((0, 2, 3))
 
 
+def _edges(triangles: np.ndarray) -> np.ndarray:
+    """Each edge of the triangles once (shared edges drawn once)."""
+    if not len(triangles):
+        return np.zeros((0, 2, 3))
+    edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
+    a, b = edges[:, 0], edges[:, 1]
+    differs = a != b
+    axis = np.argmax(differs, axis=1)  # the first coordinate where the ends differ
+    rows = np.arange(len(edges))
+    flip = a[rows, axis] > b[rows, axis]
+    return np.unique(np.where(flip[:, None, None], edges[:, ::-1], edges), axis=0)
+
+
 def _xz_circle(radius: float, segments: int = shape_lines.SEGMENTS) -> np.ndarray:
     angles = np.linspace(0.0, 2.0 * np.pi, segments + 1)
     ring = np.stack([radius * np.cos(angles), np.zeros_like(angles), radius * np.sin(angles)], 1)
@@ -103,10 +120,10 @@ def _shape_figure(volume: Gravity) -> np.ndarray:
 
 
 def _reach(volume: Gravity, figure: np.ndarray) -> float:
-    """How far from the figure's centre the arrows start."""
+    """How far from the figure's centre the arrows start (outside its farthest point)."""
     if volume.kind == "directional":
         return 1.0
-    extent = float(np.abs(figure).max()) if len(figure) else 0.0
+    extent = float(np.linalg.norm(figure, axis=-1).max()) if len(figure) else 0.0
     return max(extent, volume.unit_distance, 0.5) * 1.5
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import bpy
 
-from ..io.blender.gravity.bridge import gravity_of
+from ..io.blender.gravity.bridge import gravity_of, shape_mesh_key, shape_triangles
 from ..io.gravity_lines import gravity_lines, to_blender
 from .shape_overlay import SELECTED
 from .viewport_overlay import ViewportOverlay
@@ -28,11 +28,13 @@ class GravityBatches:
             self.entries.pop(obj.name, None)
             return None
         volume = gravity_of(obj)
+        key = (volume, shape_mesh_key(obj))  # a mesh shape's edits rebuild too
         entry = self.entries.get(obj.name)
-        if entry is None or entry[0] != volume:
+        if entry is None or entry[0] != key:
             self.builds += 1
-            lines = to_blender(gravity_lines(volume)) if volume is not None else None
-            entry = (volume, self.make_batch(lines) if lines is not None and len(lines) else None)
+            mesh = shape_triangles(obj)
+            lines = to_blender(gravity_lines(volume, mesh)) if volume is not None else None
+            entry = (key, self.make_batch(lines) if lines is not None and len(lines) else None)
             self.entries[obj.name] = entry
         return entry[1]
 

@@ -220,3 +220,22 @@ def test_instanced_volume_shares_its_mesh_shape_and_khr_writes_no_mesh(clean_sce
     assert_valid(khr)
     assert sum(line.endswith("[khr-no-gravity]") for line in log) == 1
     assert len(load_gltf(khr).get("meshes", [])) == 1  # the rock's own, no gravity shape mesh
+
+
+def test_overlay_draws_the_mesh_shape_and_rebuilds_when_the_mesh_changes(clean_scene) -> None:
+    overlay = importlib.import_module(f"{MODULE}.panels.gravity_overlay")
+    made: list[Any] = []
+    cache = overlay.GravityBatches(lambda lines: made.append(lines) or len(made))
+    volume = _trigger("Rock Planet", "SHAPED", (0, 0, 0), (0, 0, 0), (1, 1, 1),
+                      gravity_shape_type="CONVEX")
+    assert cache.batch(volume) is None and cache.builds == 1  # no mesh yet: nothing to draw
+    bpy.ops.mesh.primitive_cube_add(size=2.0, location=(0.0, 0.0, 3.0))
+    rock = bpy.context.object
+    volume.gltf_physics.gravity_shape_object = rock
+    first = cache.batch(volume)
+    assert cache.builds == 2 and cache.batch(volume) == first and cache.builds == 2
+    edges = made[-1][:18]  # the cube's edges, in the volume's space (Blender axes)
+    assert np.allclose(edges[..., 2].min(), 2.0) and np.allclose(edges[..., 2].max(), 4.0)
+    rock.data.vertices[0].co.x -= 1.0  # an edit of the shape's mesh rebuilds
+    rock.data.update()
+    assert cache.batch(volume) != first and cache.builds == 3

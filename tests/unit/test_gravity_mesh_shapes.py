@@ -71,3 +71,20 @@ def test_nearest_point_on_triangles_is_no_farther_than_any_sample(triangles, pro
         assert np.linalg.norm(q - p) <= np.linalg.norm(samples - p, axis=1).min() + 1e-9
         assert np.linalg.norm(samples - q, axis=1).min() <= 0.15 * max(
             1.0, np.ptp(tri, axis=0).max())
+
+
+def test_overlay_draws_the_mesh_and_arrows_the_way_it_pulls() -> None:
+    from gltf_physics.io.gravity_lines import DIRECTIONS, gravity_lines
+
+    for kind in ("convex", "trimesh"):
+        shaped = volume(kind, mesh=0)
+        lines = gravity_lines(shaped, CUBE * 2.0)
+        figure, arrows = lines[:18], lines[18:].reshape(-1, 3, 2, 3)
+        assert np.allclose(np.abs(figure).max(axis=(0, 1)), 1.0)  # the 2 m cube's 18 edges
+        assert len(np.unique(figure, axis=0)) == 18 and len(arrows) == len(DIRECTIONS)
+        surface = mesh_figure(kind, CUBE * 2.0)
+        for (start, tip), *_head in arrows:
+            expected = pull(shaped, np.identity(4), start, surface)
+            assert np.allclose((tip - start) / np.linalg.norm(tip - start),
+                               expected / np.linalg.norm(expected), atol=1e-5)
+    assert len(gravity_lines(volume("convex", mesh=0))) == 0  # no geometry: nothing drawn

@@ -5,6 +5,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 import bpy
+import numpy as np
 from mathutils import Vector
 
 from ... import axes
@@ -12,6 +13,7 @@ from ...diagnostics import Report
 from ...field_table import GRAVITY, WORLD_GRAVITY, Field
 from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
 from ...model import Shape
+from ..collision_mesh import evaluated_triangles
 from ..field_props import to_blender, to_model
 from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES
 
@@ -69,6 +71,37 @@ def line_points(obj: bpy.types.Object) -> list[Vector]:
         return [to_local @ v.co for v in mesh.vertices] if mesh is not None else []
     finally:
         evaluated.to_mesh_clear()
+
+
+def shape_triangles(obj: bpy.types.Object, yup: bool = True) -> np.ndarray | None:
+    """The triangles (n×3×3, in the object's space) of the mesh a shaped volume's convex or
+    triangle-mesh shape is made from, evaluated (None without one, or when it is empty)."""
+    source = shape_mesh_object(obj)
+    if source is None:
+        return None
+    to_local = obj.matrix_world.inverted_safe() @ source.matrix_world
+    data = evaluated_triangles(source, bpy.context.evaluated_depsgraph_get(), to_local, yup)
+    return None if data is None else data[0][data[1]].astype(np.float64)
+
+
+def shape_mesh_key(obj: bpy.types.Object) -> int | None:
+    """A fingerprint of the evaluated mesh `shape_triangles` reads and its placement: it
+    changes when either does (cheap: no triangulation). None without a mesh shape."""
+    source = shape_mesh_object(obj)
+    if source is None:
+        return None
+    mesh = source.evaluated_get(bpy.context.evaluated_depsgraph_get()).data
+    co = np.empty(len(mesh.vertices) * 3, np.float32)
+    corners = np.empty(len(mesh.loops), np.int32)
+    position, corner_vert = mesh.attributes.get("position"), mesh.attributes.get(".corner_vert")
+    if position is None or corner_vert is None:  # the attributes are 60× faster to read
+        mesh.vertices.foreach_get("co", co)
+        mesh.loops.foreach_get("vertex_index", corners)
+    else:
+        position.data.foreach_get("vector", co)
+        corner_vert.data.foreach_get("value", corners)
+    to_local = obj.matrix_world.inverted_safe() @ source.matrix_world
+    return hash((co.tobytes(), corners.tobytes(), tuple(v for row in to_local for v in row)))
 
 
 def _shape_of(obj: bpy.types.Object, yup: bool,
