@@ -239,3 +239,38 @@ def test_overlay_draws_the_mesh_shape_and_rebuilds_when_the_mesh_changes(clean_s
     rock.data.vertices[0].co.x -= 1.0  # an edit of the shape's mesh rebuilds
     rock.data.update()
     assert cache.batch(volume) != first and cache.builds == 3
+
+
+def test_linked_mesh_shaped_volume_exports_its_shape(clean_scene, tmp_path: Path,
+                                                      caplog) -> None:
+    kit = bpy.data.collections.new("PlanetKit")
+    planet = _trigger("Planet", "SHAPED", (0, 0, 0), (0, 0, 0), (1, 1, 1),
+                      gravity_shape_type="TRIMESH", gravity_unit_distance=1.0)
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    rock = bpy.context.object
+    planet.gltf_physics.gravity_shape_object = rock
+    for obj in (planet, rock):
+        clean_scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    library = tmp_path / "planet_kit.blend"
+    bpy.data.libraries.write(str(library), {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.collections = ["PlanetKit"]
+    linked = bpy.data.collections["PlanetKit"]
+    instance = bpy.data.objects.new("Kit", None)
+    instance.instance_type, instance.instance_collection = "COLLECTION", linked
+    instance.location = (0.0, 5.0, 0.0)  # Blender +Y: glTF −Z
+    bpy.context.scene.collection.objects.link(instance)
+    assert linked.objects["Planet"].library is not None
+    out = tmp_path / "linked.gltf"
+    assert [line for line in export_logged(out, "OMI", caplog) if "gravity" in line] == []
+    assert_valid(out)
+    gltf = load_gltf(out)
+    (index, volume), = decode_gravity_document(DocumentView.from_json(gltf), Report()).nodes.items()
+    assert volume.shape is not None and volume.shape.kind == "trimesh"
+    figure = mesh_figure("trimesh", MeshData(gltf, tmp_path, None).mesh(volume.shape.mesh)[1])
+    world = NodeGraph.of(gltf).world(index)
+    assert np.allclose(world[:3, 3], (0.0, 0.0, -5.0))
+    # inside the rock, 0.5 m below its top face (the trimesh is a surface): pulled up, 4 g
+    assert np.allclose(pull(volume, world, (0.0, 0.5, -5.0), figure), (0.0, 4 * 9.80665, 0.0))
