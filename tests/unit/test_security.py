@@ -25,7 +25,7 @@ from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.external_reader import MAX_BUFFER_BYTES, ResourceError, read_buffer, resolve
 from gltf_physics.io.json_read import MAX_LIST
-from tests.conftest import ROOT
+from tests.conftest import CORPUS, ROOT
 
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__"}
 FORBIDDEN_MODULES = {"pickle", "marshal", "shelve"}
@@ -257,3 +257,36 @@ def test_any_uri_resolves_inside_the_folder_or_is_refused(parts: list[str]) -> N
         return
     assert path.is_relative_to((root / "asset").resolve()) and path.is_file() and size >= 0
 
+
+
+def corpus_with_external_buffers() -> list[Path]:
+    found = []
+    for path in sorted(CORPUS.rglob("*.gltf")):
+        buffers = json.loads(path.read_text(encoding="utf-8-sig")).get("buffers", [])
+        if any(isinstance(b, dict) and isinstance(b.get("uri"), str)
+               and not b["uri"].startswith("data:") for b in buffers):
+            found.append(path)
+    return found
+
+
+@posix_only
+@pytest.mark.corpus
+def test_the_corpus_gltf_files_with_bin_files_pass_both_tools(tmp_path: Path) -> None:
+    """Every corpus .gltf with external buffers: the checker (one run, all files) refuses
+    nothing and reads every convex mesh; the converter writes each, with its files copied."""
+    files = corpus_with_external_buffers()
+    assert len(files) >= 50
+    checked = tool(CHECKER, "--json", *files)
+    report = json.loads(checked.stdout)
+    assert all(f["readable"] for f in report["files"]) and "Traceback" not in checked.stderr
+    codes = {finding["code"] for f in report["files"] for finding in f["findings"]}
+    assert not codes & {"resource-refused", "mesh-not-read"}
+    for index, path in enumerate(files):
+        out = tmp_path / str(index) / path.name
+        converted = tool(CONVERTER, path, out, "--to", "khr")
+        assert converted.returncode == 0, converted.stderr
+        gltf = json.loads(out.read_text(encoding="utf-8"))
+        for buffer in gltf.get("buffers", []):
+            uri = buffer.get("uri", "data:")
+            assert uri.startswith("data:") or (out.parent / uri).stat().st_size >= \
+                buffer["byteLength"]
