@@ -686,3 +686,104 @@ def test_apply_scale_on_an_instanced_kit_keeps_every_instance(clean_scene, tmp_p
     after = _box_corners_in_file(h.export(path, fmt), fmt)
     h.assert_valid(path)
     assert after == pytest.approx(before, abs=2e-4)
+
+
+# -- the apply-scale Fix keeps gravity volumes in the world -----------------------------------
+
+GRAVITY_SCALES = {
+    "uniform": (1.5, 1.5, 1.5),
+    "negative": (2.0, 2.0, -2.0),
+    "non-uniform": (1.0, 2.0, 3.0),
+    "mirrored-non-uniform": (-1.0, 2.0, 0.5),
+    "flat-mirrored": (2.0, -2.0, 0.5),
+}
+
+
+def _gravity_volumes(scale) -> dict:
+    """Gravity triggers at `scale`, one per figure, with the settings each sets. Only
+    figures whose pull the Fix keeps exactly at that scale (a round one needs equal factors
+    across it); the others are checked to enclose (the test below)."""
+    a = [abs(s) for s in scale]
+    volumes = {
+        "Ramp": {"gravity_type": "DIRECTIONAL", "gravity_direction": (0.6, 0.0, -0.8),
+                 "gravity_amount": -4.0},
+        "Planet": {"gravity_type": "POINT", "gravity_unit_distance": 1.5},
+        "Rod": {"gravity_type": "LINE", "gravity_unit_distance": 1.0,
+                "line": ((0.0, 0.0, 1.5), (0.0, 0.0, -1.0))},
+        "Crate": {"gravity_type": "SHAPED", "gravity_shape_type": "BOX",
+                  "gravity_shape_size": (1.0, 2.0, 0.5), "gravity_unit_distance": 1.0},
+    }
+    if a[0] == a[1]:  # circles in the XY plane and a cylinder along Z stay round
+        volumes |= {
+            "Disc": {"gravity_type": "DISC", "gravity_radius": 1.5,
+                     "gravity_unit_distance": 2.0},
+            "Ring": {"gravity_type": "TORUS", "gravity_radius": 2.5, "gravity_amount": -2.0},
+            "Drum": {"gravity_type": "SHAPED", "gravity_shape_type": "CYLINDER",
+                     "gravity_shape_height": 1.0, "gravity_shape_radius_top": 0.4,
+                     "gravity_shape_radius_bottom": 0.8},
+        }
+    if len(set(a)) == 1:
+        volumes |= {
+            "Snake": {"gravity_type": "LINE", "line": ((0, 0, 0), (1, 2, 0.5), (2, 0, -1))},
+            "Ball": {"gravity_type": "SHAPED", "gravity_shape_type": "SPHERE",
+                     "gravity_shape_radius": 0.7, "gravity_unit_distance": 0.5},
+            "Pill": {"gravity_type": "SHAPED", "gravity_shape_type": "CAPSULE",
+                     "gravity_shape_height": 1.2, "gravity_shape_radius_top": 0.5,
+                     "gravity_shape_radius_bottom": 0.5},
+        }
+    return volumes
+
+
+def _gravity_trigger(name: str, scale, location, values: dict) -> bpy.types.Object:
+    obj = h.mesh_object(name, "cube", location)
+    obj.rotation_euler = (0.3, 0.0, 0.7)
+    obj.scale = scale
+    h.set_physics(obj, shape_type="SPHERE", shape_role="TRIGGER", size_mode="CUSTOM",
+                  radius=20.0)
+    values = dict(values)
+    for co in values.pop("line", ()):
+        obj.gltf_physics.gravity_line_points.add().co = co
+    return h.set_physics(obj, **values)
+
+
+@pytest.mark.parametrize("scale", GRAVITY_SCALES, ids=list(GRAVITY_SCALES))
+def test_apply_scale_keeps_gravity_volumes_in_the_world(clean_scene, tmp_path, scale):
+    """Export OMI before and after the Fix: every volume pulls the same at world probes."""
+    from tests.integration.test_gravity import assert_same, meaning_by_name
+
+    factors = GRAVITY_SCALES[scale]
+    made = [_gravity_trigger(name, factors, (0.5 * i, -0.3 * i, 0.2), values)
+            for i, (name, values) in enumerate(_gravity_volumes(factors).items())]
+    before_path, after_path = tmp_path / "before.gltf", tmp_path / "after.gltf"
+    before = meaning_by_name(h.export(before_path, "OMI"))
+    h.assert_valid(before_path)
+    for obj in made:
+        _apply_scale(obj)
+        assert tuple(obj.scale) == pytest.approx((1, 1, 1))
+    after = meaning_by_name(h.export(after_path, "OMI"))
+    h.assert_valid(after_path)
+    assert set(before["volumes"]) == {obj.name for obj in made}
+    assert_same(before, after)
+    if "Drum" in before["volumes"]:  # the tapered ends stay where they were
+        drum = bpy.data.objects["Drum"].gltf_physics
+        top, bottom = drum.gravity_shape_radius_top, drum.gravity_shape_radius_bottom
+        flipped = factors[2] < 0
+        assert (top, bottom) == pytest.approx(
+            (0.8 * abs(factors[0]), 0.4 * abs(factors[0])) if flipped
+            else (0.4 * abs(factors[0]), 0.8 * abs(factors[0])))
+
+
+def test_apply_scale_makes_a_round_gravity_figure_enclose_its_ellipse(clean_scene):
+    """Under a non-uniform scale a circle or sphere becomes the round figure enclosing it
+    (its largest factor), as the round collision shapes do."""
+    settings = {
+        "Disc": {"gravity_type": "DISC", "gravity_radius": 1.5},
+        "Ball": {"gravity_type": "SHAPED", "gravity_shape_type": "SPHERE",
+                 "gravity_shape_radius": 0.7},
+    }
+    made = {name: _gravity_trigger(name, (1.0, 2.0, 3.0), (0, 0, 0), values)
+            for name, values in settings.items()}
+    for obj in made.values():
+        _apply_scale(obj)
+    assert made["Disc"].gltf_physics.gravity_radius == pytest.approx(3.0)  # max(1, 2)
+    assert made["Ball"].gltf_physics.gravity_shape_radius == pytest.approx(2.1)  # 0.7 × 3

@@ -7,6 +7,13 @@ its exact world size and place. A round shape under a non-uniform scale was an e
 engines do not have: it becomes the round shape that encloses it (largest radius), as Fit to
 Mesh does. Under a reflection (an odd number of negative factors) a shape keeps its Z and X
 axes and its Y turns over; every shape is symmetric in Y (a tapered capsule's Z is kept).
+
+A gravity volume keeps its figure in the world: a line's points move with the mesh, the
+directional volume's direction follows (normalised), a disc's or torus's radius and a shaped
+volume's shape (axis-aligned, no rotation of its own) stretch with their axes; a round one
+under a non-uniform scale encloses its ellipse (largest factor) as the shapes do, and a
+tapered shape whose Z turns over swaps its end radii. The unit distance is a world distance
+(the spec's metres, measured in the world by the pull) and is kept.
 """
 
 import bpy
@@ -38,8 +45,9 @@ def apply_scale(obj: bpy.types.Object) -> str:
 def keep_in_place(props: bpy.types.PropertyGroup, change: Matrix) -> None:
     """Re-express the object-space settings in use after the object's space changed by
     `change`: the custom centre of mass and inertia frame, the shape, a seat's points and a
-    wheel's size (its axis is X)."""
+    wheel's size (its axis is X) and a gravity volume's figure."""
     linear = change.to_3x3()
+    _keep_gravity(props, change)
     points = [*(("center_of_mass",) if props.center_of_mass_mode == "CUSTOM" else ()),
               *(("shape_offset",) if props.shape_type != "NONE" else ()),
               *(SEAT_POINTS if props.is_seat else ())]
@@ -63,6 +71,32 @@ def keep_in_place(props: bpy.types.PropertyGroup, change: Matrix) -> None:
     props.radius_top *= across
     props.radius_bottom *= across
     props.height *= sz
+
+
+def _keep_gravity(props: bpy.types.PropertyGroup, change: Matrix) -> None:
+    """Re-express a gravity volume's object-space figure after the space changed: every
+    type's settings, as the shape sizes are (a type picked later keeps its world size)."""
+    if props.gravity_type == "NONE":
+        return
+    linear = change.to_3x3()
+    sx, sy, sz = (linear.col[i].length for i in range(3))
+    direction = Vector(props.gravity_direction)
+    turned = linear @ direction
+    if direction.length > 0 and turned.length > 0:
+        props.gravity_direction = turned.normalized() * direction.length
+    for point in props.gravity_line_points:  # a picked line object's points follow by itself
+        point.co = change @ Vector(point.co)
+    across = max(sx, sy)
+    props.gravity_radius *= across
+    size = props.gravity_shape_size
+    props.gravity_shape_size = (size[0] * sx, size[1] * sy, size[2] * sz)
+    props.gravity_shape_radius *= max(sx, sy, sz)
+    props.gravity_shape_height *= sz
+    top, bottom = props.gravity_shape_radius_top, props.gravity_shape_radius_bottom
+    if linear.col[2].z < 0:  # local +Z now points to −Z: the ends swap
+        top, bottom = bottom, top
+    props.gravity_shape_radius_top = top * across
+    props.gravity_shape_radius_bottom = bottom * across
 
 
 def _frame(linear: Matrix, rotation: Quaternion) -> tuple[Quaternion, tuple[float, float, float]]:
