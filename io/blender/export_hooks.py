@@ -65,6 +65,7 @@ class _Record:
     body: NodePhysics
     shape_part: NodePhysics | None
     trigger_members: tuple[Any, ...] = ()
+    gravity: bool = False  # the object has a gravity volume
 
 
 def _has_physics(props: Any) -> bool:
@@ -245,8 +246,10 @@ class PhysicsExportExtension(JointExport):
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
         self.shape_node_of[id(node)] = shape_node
-        self.records.append(_Record(obj, node, shape_node, body, shape_part, members))
-        self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
+        gravity = props.gravity_type != "NONE"
+        self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
+        if gravity:
+            self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
 
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.

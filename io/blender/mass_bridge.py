@@ -42,7 +42,7 @@ class BodyMass:
                 own: ShapePlacement | None = None) -> Motion:
         """`motion` with what `target` ("OMI"/"KHR") cannot leave to the engine computed.
         `own`: the placement of the body's own shape, when the caller has it."""
-        if own is None or self._children_of(body):
+        if own is None or self._has_child_colliders(body):
             return self._resolve(motion, body, target, own)
         # A body with only its own shape: equal settings and shapes resolve alike. A mesh
         # shape is the exported glTF mesh itself, so bodies sharing it share the solid.
@@ -113,6 +113,10 @@ class BodyMass:
                 if child.parent is not None:
                     self._children.setdefault(child.parent.as_pointer(), []).append(child)
         return self._children.get(obj.as_pointer(), [])
+
+    def _has_child_colliders(self, body: bpy.types.Object) -> bool:
+        """True when a descendant of `body` (below no other body) carries a collider."""
+        return any(obj is not body for obj in self._colliders_of(body))
 
     def _colliders_of(self, body: bpy.types.Object) -> Iterator[bpy.types.Object]:
         """The body and its descendants up to other bodies that carry a collider shape."""

@@ -26,7 +26,8 @@ def export_gravity(
     """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
     exported mesh of a shaped volume's convex or triangle-mesh shape.
 
-    `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`).
+    `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`,
+    `gravity`).
     A volume goes on the object's node when it carries the trigger; when the trigger shape
     sits on a child node (an offset shape), the object's node becomes a compound trigger
     over it, so the volume keeps the object's frame. A volume on a body, a collider, a
@@ -35,9 +36,9 @@ def export_gravity(
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
     volumes: dict[int, Gravity | None] = {}
     for record in records:
-        obj = record.obj
-        if obj.gltf_physics.gravity_type == "NONE":
+        if not record.gravity:
             continue
+        obj = record.obj
         if id(obj) not in volumes:
             volumes[id(obj)] = gravity_of(obj, yup, mesh_ref)
         volume = volumes[id(obj)]
