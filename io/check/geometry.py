@@ -140,14 +140,14 @@ def _add(report: Report, rule: rules.Rule, where: str, **values: object) -> None
 def check_hulls(facts: Facts, report: Report, meshes: MeshData) -> None:
     """`flat-hull` and `hull-too-many-points` for each mesh used as a convex hull (each mesh
     computed once); `mesh-not-read` (a note) when its vertices cannot be read."""
-    found: dict[int, tuple[rules.Rule | None, int] | None] = {}
+    found: dict[int, tuple[rules.Rule | None, int] | str] = {}
     for where, mesh in convex_uses(facts):
         if mesh not in found:
             found[mesh] = _hull_rule(meshes, mesh)
         result = found[mesh]
-        if result is None:
+        if isinstance(result, str):
             report.info("mesh-not-read", where, f"mesh {mesh}'s vertices cannot be read from "
-                        "the file's buffers: its convex hull was not checked")
+                        f"the file's buffers{result}: its convex hull was not checked")
         elif result[0] is rules.HULL_TOO_MANY_POINTS:
             report.warn(result[0].code, where, rules.hull_points_message(result[1]))
         elif result[0] is not None:
@@ -180,7 +180,8 @@ def convex_uses(facts: Facts) -> Iterator[tuple[str, int]]:
                 yield f"{where}/geometry", mesh
 
 
-def _hull_rule(meshes: MeshData, mesh: int) -> tuple[rules.Rule | None, int] | None:
+def _hull_rule(meshes: MeshData, mesh: int) -> tuple[rules.Rule | None, int] | str:
+    """The hull's rule and point count, or why the mesh cannot be read (" (reason)")."""
     try:
         points = np.asarray(meshes.mesh(mesh)[0], dtype=float)
         points = np.unique(points[np.isfinite(points).all(axis=1)], axis=0)
@@ -189,8 +190,10 @@ def _hull_rule(meshes: MeshData, mesh: int) -> tuple[rules.Rule | None, int] | N
             return (rules.FLAT_HULL if rules.is_flat_hull(len(points), volume) else None,
                     len(points))
         corners = hull_triangles(points).reshape(-1, 3)
+    except ValueError as exc:  # a refused resource or accessor says why
+        return f" ({exc})"
     except MESH_ERRORS:
-        return None
+        return ""
     count = len(np.unique(corners, axis=0))
     if rules.is_flat_hull(count, 1.0 if len(corners) else 0.0):
         return rules.FLAT_HULL, count

@@ -290,3 +290,82 @@ def test_the_corpus_gltf_files_with_bin_files_pass_both_tools(tmp_path: Path) ->
             uri = buffer.get("uri", "data:")
             assert uri.startswith("data:") or (out.parent / uri).stat().st_size >= \
                 buffer["byteLength"]
+
+
+# -- accessor counts: what a file claims is never allocated -----------------------------------
+
+CLAIMED = 5_000_000  # elements; 120 MB of float64 rows the file need not contain
+ACCESSORS = {  # how the POSITION accessor claims its elements
+    "no bufferView": {},
+    "sparse, no bufferView": {"sparse": {"count": 1, "indices": {"bufferView": 0,
+                                                                    "componentType": 5125},
+                                         "values": {"bufferView": 0}}},
+    "a bufferView of 48 bytes": {"bufferView": 0},
+}
+
+
+def claiming(folder: Path, accessor: dict[str, object]) -> Path:
+    """A 48-byte buffer, and a hull collider whose POSITION accessor claims `CLAIMED`."""
+    path = asset(folder, "small.bin")
+    (folder / "small.bin").write_bytes(TETRAHEDRON)
+    gltf = json.loads(path.read_text(encoding="utf-8"))
+    gltf["accessors"] = [{"componentType": 5126, "count": CLAIMED, "type": "VEC3",
+                          "min": [0, 0, 0], "max": [1, 1, 1], **accessor}]
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    return path
+
+
+def peak_tool(script: Path, *args: str | Path) -> tuple[subprocess.CompletedProcess[str], int]:
+    """`tool`, and the tool's peak resident memory in bytes (measured by a fresh parent)."""
+    measure = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
+               "usage = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss; "
+               "print(usage * (1 if sys.platform == 'darwin' else 1024), file=sys.stderr); "
+               "sys.exit(done.returncode)")
+    done = subprocess.run([sys.executable, "-c", measure, sys.executable, str(script),
+                           *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT,
+                          check=False, preexec_fn=limited)
+    *lines, peak = done.stderr.rstrip("\n").split("\n")
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout,
+                                       "\n".join(lines)), int(peak)
+
+
+@posix_only
+@pytest.mark.parametrize("case", list(ACCESSORS))
+def test_an_accessor_count_the_file_only_claims_is_reported_not_allocated(
+        case: str, tmp_path: Path) -> None:
+    path = claiming(tmp_path / "asset", ACCESSORS[case])
+    claimed = "accessor 0 claims 5,000,000 elements, more than "
+    checked, checker_peak = peak_tool(CHECKER, path)
+    assert checked.returncode == 0 and "[mesh-not-read]" in checked.stdout, checked.stdout
+    assert claimed in checked.stdout and "Traceback" not in checked.stderr
+    converted, converter_peak = peak_tool(CONVERTER, path, tmp_path / "out" / "m.gltf",
+                                          "--to", "omi")
+    said = converted.stdout + converted.stderr
+    assert converted.returncode == 0 and "mesh-unreadable" in said, said
+    assert claimed in said and "Traceback" not in said
+    assert max(checker_peak, converter_peak) < 150 << 20  # ~35 MB; 0.5 GB when allocated
+
+
+def test_mesh_data_caps_each_accessor_each_mesh_and_the_whole_document() -> None:
+    from gltf_physics.io.mesh_data import MAX_ACCESSOR_COUNT, MAX_DOCUMENT_COUNT, MeshData
+
+    half = MAX_ACCESSOR_COUNT // 2 + 1
+    accessors = [{"componentType": 5126, "type": "VEC3", "count": half},
+                 {"componentType": 5125, "type": "SCALAR", "count": half},
+                 {"componentType": 5126, "type": "VEC3", "count": MAX_ACCESSOR_COUNT + 1},
+                 {"componentType": 5126, "type": "VEC3", "count": -1}]
+    meshes = [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]},
+              {"primitives": [{"attributes": {"POSITION": 2}}]},
+              {"primitives": [{"attributes": {"POSITION": 3}}]}]
+    meshes += [{"primitives": [{"attributes": {"POSITION": 0}}]}] * 9
+    data = MeshData({"accessors": accessors, "meshes": meshes}, None, None)
+    with pytest.raises(ValueError, match="mesh 0's accessors claim .* in one mesh"):
+        data.mesh(0)
+    with pytest.raises(ValueError, match="accessor 2 claims 1,048,577 elements"):
+        data.mesh(1)
+    with pytest.raises(ValueError, match="no valid count"):
+        data.mesh(2)
+    read = [data.mesh(index) for index in range(3, 3 + MAX_DOCUMENT_COUNT // half)]
+    assert all(len(points) == half for points, _triangles in read)
+    with pytest.raises(ValueError, match="from all meshes together"):
+        data.mesh(3 + len(read))
