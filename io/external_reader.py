@@ -77,7 +77,10 @@ def _relative_path(uri: Any) -> str:
     """The percent-decoded relative path of a URI; ResourceError for anything else."""
     if not isinstance(uri, str):
         raise ResourceError(repr(uri), "is not a string")
-    scheme = urlsplit(uri).scheme.lower()
+    try:
+        scheme = urlsplit(uri).scheme.lower()
+    except ValueError as exc:  # "Invalid IPv6 URL" for "//[x", ...
+        raise ResourceError(uri, f"is not a valid URI ({exc})") from None
     if len(scheme) > 1 and scheme != "file":  # http: and the like (one letter: a drive)
         raise ResourceError(uri, "is a URL: only files in the asset's folder are read",
                             refused=False)

@@ -204,6 +204,21 @@ def test_data_uris_and_the_glb_chunk_are_read_up_to_the_byte_length(tmp_path: Pa
     assert not missing.value.refused
 
 
+@pytest.mark.parametrize("uri", ["//[oops/a.bin", "//a]b/x.bin", "http://[x/a.bin"])
+def test_a_uri_urlsplit_rejects_is_refused_naming_it(uri: str, tmp_path: Path) -> None:
+    with pytest.raises(ResourceError, match="is not a valid URI") as bad:
+        resolve(uri, tmp_path)
+    assert repr(uri) in str(bad.value)
+    if uri.startswith("//"):
+        path = asset(tmp_path / "asset", uri)
+        checked = tool(CHECKER, path)
+        assert checked.returncode == 1 and "[resource-refused]" in checked.stdout
+        assert repr(uri) in checked.stdout and "failed" not in checked.stdout, checked.stdout
+        converted = tool(CONVERTER, path, tmp_path / "out" / "m.gltf", "--to", "khr")
+        assert converted.returncode == 1 and repr(uri) in converted.stderr, converted.stderr
+        assert "internal failure" not in converted.stderr
+
+
 def test_urls_are_not_read_but_not_refused(tmp_path: Path) -> None:
     """A remote image is legal glTF: neither tool reads it, and neither calls it an error."""
     with pytest.raises(ResourceError, match="is a URL") as url:
@@ -245,7 +260,8 @@ if os.name == "posix":
 
 @posix_only
 @given(st.lists(st.sampled_from(["..", ".", "a", "in", "out", "%2E%2E", "%2F", "/", "\\",
-                                 "%00", "C:", "file:", "x.bin", "%", "%ZZ", "é"]),
+                                 "%00", "C:", "file:", "x.bin", "%", "%ZZ", "é", "[", "]",
+                                 ":", "//", "//[x", "?", "#", "@", "%5B", "::1", "\n", " "]),
                 max_size=8))
 @settings(max_examples=300, deadline=None)
 def test_any_uri_resolves_inside_the_folder_or_is_refused(parts: list[str]) -> None:
@@ -359,7 +375,7 @@ def test_mesh_data_caps_each_accessor_each_mesh_and_the_whole_document() -> None
               {"primitives": [{"attributes": {"POSITION": 3}}]}]
     meshes += [{"primitives": [{"attributes": {"POSITION": 0}}]}] * 9
     data = MeshData({"accessors": accessors, "meshes": meshes}, None, None)
-    with pytest.raises(ValueError, match="mesh 0's accessors claim .* in one mesh"):
+    with pytest.raises(ValueError, match=r"mesh 0's accessors claim .* in one mesh"):
         data.mesh(0)
     with pytest.raises(ValueError, match="accessor 2 claims 1,048,577 elements"):
         data.mesh(1)
