@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.decomposition import DecompositionRun, read_source, targets
+from ..io.blender.decomposition import DecompositionRun, object_by_uid, read_source, targets
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
 from . import validation
@@ -49,11 +49,12 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
         default=0, min=0,
     )
     start_modal: bpy.props.BoolProperty(options={"HIDDEN", "SKIP_SAVE"})
-    #: The `target` of the dialog open now ("" when none).
-    dialog_target = ""
-    target: bpy.props.StringProperty(
-        name="Object", description="Decompose this object instead of the selection (the "
-        "Fix of Check Physics: the selection stays as it is)", options={"HIDDEN", "SKIP_SAVE"},
+    #: The `target_uid` of the dialog open now (0 when none).
+    dialog_target = 0
+    target_uid: bpy.props.IntProperty(
+        name="Object", description="Decompose the object of this session_uid instead of the "
+        "selection (the Fix of Check Physics: the selection stays as it is; a uid, as a "
+        "linked and a local object may share a name)", options={"HIDDEN", "SKIP_SAVE"},
     )
 
     @classmethod
@@ -63,7 +64,7 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
             cls.poll_message_set(reason)
             return False
         # A Fix's dialog runs on its problem's object, not the selection: poll, called again
-        # when the dialog is confirmed, cannot see the operator's `target`.
+        # when the dialog is confirmed, cannot see the operator's `target_uid`.
         found = targets(_selection(context)) or targets(_selection(context, cls.dialog_target))
         if not found:
             cls.poll_message_set("Select a mesh object (not a collision-only proxy)")
@@ -81,9 +82,9 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
             return self.execute(context)
         depsgraph = context.evaluated_depsgraph_get()
         self._checks = [read_source(obj, depsgraph)
-                        for obj in targets(_selection(context, self.target))]
+                        for obj in targets(_selection(context, self.target_uid))]
         self.start_modal = True
-        type(self).dialog_target = self.target
+        type(self).dialog_target = self.target_uid
         return context.window_manager.invoke_props_dialog(self, width=420)
 
     def draw(self, _context: bpy.types.Context) -> None:
@@ -99,10 +100,12 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
                 layout.label(text=f"{source.name} {note}", icon="ERROR" if problem else "INFO")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        type(self).dialog_target = ""
-        chosen = targets(_selection(context, self.target))
+        type(self).dialog_target = 0
+        chosen = targets(_selection(context, self.target_uid))
         if not chosen:
-            self.report({"ERROR"}, f"No object {self.target!r} to decompose")
+            self.report({"ERROR"}, "The object to decompose is gone or has no mesh: run "
+                        "Check Physics again" if self.target_uid
+                        else "No object to decompose: select a mesh object")
             return {"CANCELLED"}
         if refuse(self, chosen):
             return {"CANCELLED"}
@@ -141,7 +144,7 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
     def cancel(self, context: bpy.types.Context) -> None:
         """Blender ends the modal run (a file is loaded, the window closes): drop the work.
         (Also called when the dialog is dismissed: nothing runs yet.)"""
-        type(self).dialog_target = ""
+        type(self).dialog_target = 0
         if getattr(self, "_run", None) is None:
             return
         self._run.cancel()
@@ -175,10 +178,10 @@ def _interactive(context: bpy.types.Context) -> bool:
     return context.window is not None and not bpy.app.background
 
 
-def _selection(context: bpy.types.Context, name: str = "") -> list[bpy.types.Object]:
-    """The selected and active objects, or only the object named `name` when given."""
-    if name:
-        obj = bpy.data.objects.get(name)
+def _selection(context: bpy.types.Context, uid: int = 0) -> list[bpy.types.Object]:
+    """The selected and active objects, or only the object of session_uid `uid` when given."""
+    if uid:
+        obj = object_by_uid(uid)
         return [obj] if obj is not None else []
     objs = list(context.selected_objects or [])
     if context.active_object is not None and context.active_object not in objs:

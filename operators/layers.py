@@ -56,6 +56,10 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
                  or any(obj.gltf_physics.filter_targets[index:])]
         if refuse(self, moved):
             return {"CANCELLED"}
+        shared = _in_another_scene(moved, context.scene)
+        if shared:
+            self.report({"ERROR"}, shared)
+            return {"CANCELLED"}
         for obj in context.scene.objects:
             props = obj.gltf_physics
             for name in ("filter_layers", "filter_targets"):
@@ -64,6 +68,18 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
         settings.layers.remove(index)
         settings.active_layer = max(0, index - 1)
         return {"FINISHED"}
+
+
+def _in_another_scene(objects: list[bpy.types.Object], scene: bpy.types.Scene) -> str | None:
+    """Why the ticks of `objects` may not move: one is also in another scene, where its
+    ticks are that scene's layers of the same index (they would change there too)."""
+    for obj in objects:
+        other = next((s for s in obj.users_scene if s != scene), None)
+        if other is not None:
+            return (f"{obj.name} is also in scene {other.name}, where its layer ticks would "
+                    f"move too: untick its layers from this one on, or unlink it from "
+                    f"{other.name}; nothing was changed")
+    return None
 
 
 CLASSES = (GLTF_PHYSICS_OT_layer_add, GLTF_PHYSICS_OT_layer_remove)

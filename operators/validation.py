@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Scene validation: run the checks, select a problem's object, apply its fix."""
 
+from collections.abc import Iterable
+
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
@@ -13,8 +15,8 @@ def store(scene: bpy.types.Scene) -> int:
     results.clear()
     for problem in validate_scene(scene):
         item = results.add()
-        item.obj, item.code, item.message, item.fix = (
-            problem.obj, problem.code, problem.message, problem.fix)
+        item.obj, item.target, item.code, item.message, item.fix = (
+            problem.obj, problem.target, problem.code, problem.message, problem.fix)
     return len(results)
 
 
@@ -36,12 +38,23 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
         return {"FINISHED"}
 
 
+#: A problem whose object cannot be found (deleted, or a list saved before problems held it).
+STALE = "The object of this problem is gone: run Check Physics again"
+
+
 class _ProblemOperator:
     index: bpy.props.IntProperty(name="Problem", description="Index of the problem", min=0)
 
     def _problem(self, context):
         problems = context.scene.gltf_physics.problems
         return problems[self.index] if self.index < len(problems) else None
+
+    def _object(self, context) -> bpy.types.Object | None:
+        """The problem's object itself (held, never looked up by a name a linked object
+        may share), or None when it is gone from the scene."""
+        problem = self._problem(context)
+        obj = problem.target if problem else None
+        return obj if obj is not None and _holds(context.scene.objects, obj) else None
 
 
 class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
@@ -52,10 +65,12 @@ class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        problem = self._problem(context)
-        obj = bpy.data.objects.get(problem.obj) if problem else None
-        if obj is None or obj.name not in context.view_layer.objects:
-            self.report({"WARNING"}, "The object is not in this view layer")
+        obj = self._object(context)
+        if obj is None:
+            self.report({"ERROR"}, STALE)
+            return {"CANCELLED"}
+        if not _holds(context.view_layer.objects, obj):
+            self.report({"WARNING"}, f"{obj.name} is not in this view layer")
             return {"CANCELLED"}
         for other in context.selected_objects:
             other.select_set(False)
@@ -72,10 +87,9 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        problem = self._problem(context)
-        obj = bpy.data.objects.get(problem.obj) if problem else None
+        problem, obj = self._problem(context), self._object(context)
         if obj is None or problem.fix != DECOMPOSE_FIX or context.window is None \
-                or bpy.app.background or obj.name not in context.view_layer.objects:
+                or bpy.app.background or not _holds(context.view_layer.objects, obj):
             return self.execute(context)
         # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
         # problem's object, the selection left as it is; it refreshes the list and makes
@@ -83,13 +97,15 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
         with context.temp_override(selected_objects=[obj], active_object=obj, object=obj):
             if not bpy.ops.gltf_physics.convex_decompose.poll():
                 return self.execute(context)
-            bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT", target=obj.name)
+            bpy.ops.gltf_physics.convex_decompose("INVOKE_DEFAULT", target_uid=obj.session_uid)
         return {"CANCELLED"}  # nothing changed here: no undo step of its own
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        problem = self._problem(context)
-        obj = bpy.data.objects.get(problem.obj) if problem else None
-        if obj is None or not problem.fix:
+        problem, obj = self._problem(context), self._object(context)
+        if problem is None or not problem.fix:
+            return {"CANCELLED"}
+        if obj is None:
+            self.report({"ERROR"}, STALE)
             return {"CANCELLED"}
         if refuse(self, [obj], mesh=problem.fix == "apply-scale"):
             return {"CANCELLED"}
@@ -101,6 +117,11 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
         self.report({"INFO"}, f"{obj.name}: {done}")
         store(context.scene)
         return {"FINISHED"}
+
+
+def _holds(objects: Iterable[bpy.types.Object], obj: bpy.types.Object) -> bool:
+    """Whether `objects` holds `obj` itself (by name, it may hold another of that name)."""
+    return any(other == obj for other in objects)
 
 
 CLASSES = (GLTF_PHYSICS_OT_validate, GLTF_PHYSICS_OT_problem_select, GLTF_PHYSICS_OT_problem_fix)

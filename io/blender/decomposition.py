@@ -33,6 +33,7 @@ from ..decomposition import (
 )
 from .collision_mesh import evaluated_triangles
 from .hull import hull_mesh
+from .properties import FILTER_FIELDS
 from .property_copy import copy_group
 from .tools.ownership import (
     CONVEX_PART,
@@ -51,9 +52,8 @@ PART_SUFFIX = ".part"
 #: Settings a part takes over from its object: material and collision filter.
 SHARED_FIELDS = frozenset({
     "use_material", "static_friction", "dynamic_friction", "restitution", "friction_combine",
-    "restitution_combine", "use_filter", "filter_layers", "filter_mode", "filter_targets",
-})
-FILTER_FIELDS = ("use_filter", "filter_layers", "filter_mode", "filter_targets")
+    "restitution_combine",
+}) | FILTER_FIELDS
 MIN_SCALE = 1e-9
 CANCEL_SECONDS = 2.0  # most a cancel waits for the CoACD child to be gone
 
@@ -67,6 +67,7 @@ class Source:
     triangles: np.ndarray
     scale: np.ndarray  # divided back out of the parts
     check: MeshCheck
+    uid: int = 0  # the object's session_uid: its name may be a linked object's too
 
 
 def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source:
@@ -84,7 +85,13 @@ def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source
         vertices, triangles = np.empty((0, 3)), np.empty((0, 3), dtype=np.int32)
     else:
         vertices, triangles = data[0].astype(np.float64), data[1]
-    return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles))
+    return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles),
+                  obj.session_uid)
+
+
+def object_by_uid(uid: int) -> bpy.types.Object | None:
+    """The object of this session_uid (a name may be both a linked and a local object's)."""
+    return next((obj for obj in bpy.data.objects if obj.session_uid == uid), None)
 
 
 def collider_mesh(obj: bpy.types.Object) -> bpy.types.Object:
@@ -108,7 +115,7 @@ def is_part(obj: bpy.types.Object) -> bool:
     if parent is None:
         return False
     # files saved before the ownership tags carry the owner's name in PART_TAG
-    return made_by(obj, CONVEX_PART, parent) or isinstance(obj.get(PART_TAG), str)
+    return made_by(obj, CONVEX_PART, parent) or obj.get(PART_TAG) == parent.name
 
 
 def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
@@ -228,8 +235,8 @@ class DecompositionRun:
     """Decomposes objects one after another on a worker thread.
 
     A modal operator calls `step()` on a timer until it returns True, then `apply()`; a
-    script calls `run()`, which blocks. Objects are named, not held: the user may undo or
-    delete while the work runs.
+    script calls `run()`, which blocks. Objects are known by their session_uid, not held:
+    the user may undo or delete while the work runs.
     """
 
     settings: Settings
@@ -321,8 +328,8 @@ class DecompositionRun:
         (also kept as `made`)."""
         made = self.made = {}
         for name, decomposition in self.results.items():
-            obj = bpy.data.objects.get(name)
             source = next(s for s in self.sources if s.name == name)
+            obj = object_by_uid(source.uid)
             if obj is None:
                 self.warnings.append(f"{name} was deleted while it was decomposed")
                 continue

@@ -289,6 +289,10 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
 
 
+#: The collision filter's properties (copied together to a decomposition's parts and to a
+#: compound trigger's members).
+FILTER_FIELDS = frozenset({"use_filter", "filter_layers", "filter_mode", "filter_targets"})
+
 GltfPhysicsObjectProperties.__annotations__.update(annotations(FIELDS))
 
 
@@ -296,6 +300,11 @@ class GltfPhysicsProblemProperties(bpy.types.PropertyGroup):
     """One validation finding shown in the scene panel."""
 
     obj: StringProperty(name="Object", description="The object the problem is about")
+    target: PointerProperty(
+        type=bpy.types.Object, name="Object Data-Block",
+        description="The object the problem is about (Select and Fix act on this one, never "
+        "on another of its name)",
+    )
     code: StringProperty(name="Code", description="Stable problem code")
     message: StringProperty(name="Problem", description="What is wrong")
     fix: StringProperty(name="Fix", description="The available fix, if any")

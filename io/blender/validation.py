@@ -7,7 +7,7 @@ the file checker (scripts/check_physics.py); the rest are Blender-only.
 """
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import bpy
 
@@ -16,7 +16,7 @@ from ..rules import MIN_SIZE
 from .fitting import local_bounds
 from .gravity.checks import gravity_findings
 from .joint_bridge import body_of
-from .properties import MESH_SHAPE_ITEMS
+from .properties import FILTER_FIELDS, MESH_SHAPE_ITEMS
 from .to_model import compound_trigger_members
 
 THIN = 0.01
@@ -28,12 +28,14 @@ SHAPE_FIXES = {"make-convex": ("CONVEX", "Convex Hull"), "make-box": ("BOX", "Bo
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One finding; `fix` is a code understood by `apply_fix`, or "" when none applies."""
+    """One finding; `fix` is a code understood by `apply_fix`, or "" when none applies.
+    `target` is the object itself (`obj` is its name, which a linked object may share)."""
 
     obj: str
     code: str
     message: str
     fix: str = ""
+    target: bpy.types.Object | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, obj: bpy.types.Object, rule: rules.Rule, fix: str = "", **values: object
@@ -49,7 +51,8 @@ def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
         if bpy.context.scene == scene else {o.name for o in scene.objects}
     problems: list[Problem] = []
     for obj in sorted(scene.objects, key=lambda o: o.name):
-        problems.extend(_object_problems(obj, fmt, obj.name in exported))
+        problems.extend(replace(problem, target=obj)
+                        for problem in _object_problems(obj, fmt, obj.name in exported))
     return problems
 
 
@@ -219,16 +222,17 @@ def _decompose(obj: bpy.types.Object) -> str:
 
 def _move_filter_to_members(obj: bpy.types.Object) -> str:
     from .property_copy import copy_group
+    from .tools.editable import refusal
 
     members = compound_trigger_members(obj)  # the export's rule: opted-out shapes stay
+    problem = refusal(members)  # every member is written to, or none
+    if problem:
+        raise ValueError(f"a member cannot be changed: {problem}")
     every = frozenset(p.identifier for p in obj.gltf_physics.bl_rna.properties)
     for member in members:
-        copy_group(obj.gltf_physics, member.gltf_physics, skip=every - _FILTER_FIELDS)
+        copy_group(obj.gltf_physics, member.gltf_physics, skip=every - FILTER_FIELDS)
     obj.gltf_physics.use_filter = False
     return f"filter moved to {len(members)} member(s)"
-
-
-_FILTER_FIELDS = frozenset({"use_filter", "filter_layers", "filter_mode", "filter_targets"})
 
 
 def _apply_scale(obj: bpy.types.Object) -> str:

@@ -610,3 +610,199 @@ def test_an_override_removes_only_the_joint_items_it_added(clean_scene, tmp_path
     assert bpy.ops.gltf_physics.joint_item_add(items="LIMITS") == {"FINISHED"}
     assert bpy.ops.gltf_physics.joint_item_remove(items="LIMITS") == {"FINISHED"}  # its own
     assert len(joint.gltf_physics.joint_limits) == 2
+
+
+# -- a problem's own object, shared objects, editable members (review of issue 23) ----------
+
+
+def _ring_named_like_the_linked_one(tmp_path):
+    """The library linked, and the user's own local, static triangle-mesh "Ring" (no problem
+    of its own) beside the linked dynamic "Ring" (a moving triangle mesh: a Fix)."""
+    objs = link_library(write_library(tmp_path))
+    local = h.set_physics(torus("Ring", segments=10, rings=5), motion_type="STATIC",
+                          shape_type="TRIMESH")
+    assert local.name == "Ring" and local.library is None and objs["Ring"].library
+    bpy.context.view_layer.update()
+    return objs["Ring"], local
+
+
+def test_a_fix_acts_on_its_problems_object_never_on_a_local_one_of_its_name(
+        clean_scene, tmp_path):
+    linked, local = _ring_named_like_the_linked_one(tmp_path)
+    select(local)
+    bpy.ops.gltf_physics.validate()
+    problems = bpy.context.scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.obj == "Ring" and p.fix)
+    assert [p.obj for p in problems].count("Ring") == 1  # the local Ring has no problem
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.problem_fix(index=index))
+    assert message.count(MAKE_LOCAL) == 1 and "Ring is linked from lib.blend" in message
+    assert state() == before  # the user's local Ring too
+    assert problems[index].target == linked
+    assert bpy.ops.gltf_physics.problem_select(index=index) == {"FINISHED"}
+    assert bpy.context.active_object == linked and local not in bpy.context.selected_objects
+
+
+def test_the_decomposition_of_a_fix_takes_the_objects_identity_not_its_name(
+        clean_scene, tmp_path):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    linked, local = _ring_named_like_the_linked_one(tmp_path)
+    select(local)
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.convex_decompose(
+        target_uid=linked.session_uid))
+    assert "Ring is linked from lib.blend" in message and state() == before
+    assert bpy.ops.gltf_physics.convex_decompose(
+        target_uid=local.session_uid, max_parts=2) == {"FINISHED"}
+    assert local.children and not linked.children
+    assert linked.gltf_physics.shape_type == "TRIMESH"
+
+
+def test_a_problem_whose_object_is_gone_refuses_and_a_renamed_one_is_still_fixed(clean_scene):
+    flat = h.set_physics(h.mesh_object("Flat"), motion_type="STATIC", shape_type="BOX",
+                         size_mode="CUSTOM", box_size=(1, 1, 1e-7))
+    gone = h.set_physics(h.mesh_object("Gone", location=(3, 0, 0)), motion_type="STATIC",
+                         shape_type="BOX", size_mode="CUSTOM", box_size=(1, 1e-7, 1))
+    bpy.ops.gltf_physics.validate()
+    problems = bpy.context.scene.gltf_physics.problems
+    fixes = {p.obj: i for i, p in enumerate(problems) if p.fix}
+    assert set(fixes) == {"Flat", "Gone"}
+    assert problems[fixes["Flat"]].fix == "fit" and flat.gltf_physics.size_mode == "CUSTOM"
+    flat.name = "Renamed"
+    newcomer = h.mesh_object("Flat", location=(6, 0, 0))  # the old name: not the one
+    untouched = props_of(newcomer.gltf_physics)
+    assert bpy.ops.gltf_physics.problem_fix(index=fixes["Flat"]) == {"FINISHED"}
+    assert flat.gltf_physics.size_mode == "FIT"
+    assert props_of(newcomer.gltf_physics) == untouched
+    bpy.ops.gltf_physics.validate()
+    index = next(i for i, p in enumerate(problems) if p.obj == "Gone")
+    bpy.data.objects.remove(gone)
+    for call in (bpy.ops.gltf_physics.problem_fix, bpy.ops.gltf_physics.problem_select):
+        before = state()
+        message = refused(lambda call=call: call(index=index))
+        assert message.count("run Check Physics again") == 1 and state() == before
+
+
+def _shared_object_scenes():
+    """Scene A (Player, Enemy, Ghost) and B (Water, Lava) share the object "Shared", which
+    ticks layer 2 (A's Enemy, B's Lava)."""
+    a = bpy.context.scene
+    a.name = "A"
+    b = bpy.data.scenes.new("B")
+    for scene, names in ((a, ("Player", "Enemy", "Ghost")), (b, ("Water", "Lava"))):
+        for name in names:
+            scene.gltf_physics.layers.add().name = name
+    shared = h.set_physics(bpy.data.objects.new("Shared", None), motion_type="STATIC",
+                           shape_type="BOX", use_filter=True)
+    a.collection.objects.link(shared)
+    b.collection.objects.link(shared)
+    shared.gltf_physics.filter_layers[1] = True
+    return a, b, shared
+
+
+def test_removing_a_layer_refuses_to_move_the_ticks_of_an_object_of_another_scene(clean_scene):
+    a, b, shared = _shared_object_scenes()
+    settings = a.gltf_physics
+    for index in (0, 1):  # Shared's tick would move (0) or go (1): B's Lava with it
+        settings.active_layer = index
+        before = state(), [layer.name for layer in settings.layers]
+        message = refused(bpy.ops.gltf_physics.layer_remove)
+        assert message.count("Shared is also in scene B") == 1, message
+        assert (state(), [layer.name for layer in settings.layers]) == before
+        assert tuple(shared.gltf_physics.filter_layers[:3]) == (False, True, False)
+    settings.active_layer = 2  # after Shared's ticks: nothing of B changes
+    assert bpy.ops.gltf_physics.layer_remove() == {"FINISHED"}
+    assert [layer.name for layer in settings.layers] == ["Player", "Enemy"]
+    assert [layer.name for i, layer in enumerate(b.gltf_physics.layers)
+            if shared.gltf_physics.filter_layers[i]] == ["Lava"]
+
+
+def write_zone_library(folder) -> str:
+    """zones.blend: a collection "Zones" with a compound trigger "Zone" that has a filter
+    (Check Physics: move it to the members) and its trigger member "ZonePart"."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    zones = bpy.data.collections.new("Zones")
+    bpy.context.scene.collection.children.link(zones)
+    zone = h.set_physics(h.empty_object("Zone"), is_compound_trigger=True, use_filter=True)
+    zone.gltf_physics.filter_layers[0] = True
+    part = h.set_physics(h.mesh_object("ZonePart", location=(0, 0, 1)), shape_type="BOX",
+                         shape_role="TRIGGER")
+    part.parent = zone
+    for obj in (zone, part):
+        bpy.context.scene.collection.objects.unlink(obj)
+        zones.objects.link(obj)
+    path = str(folder / "zones.blend")
+    bpy.data.libraries.write(path, {zones}, fake_user=True)
+    return path
+
+
+def test_moving_a_filter_to_members_refuses_a_member_that_cannot_be_changed(
+        clean_scene, tmp_path):
+    path = write_zone_library(tmp_path)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(path, link=True) as (_src, dst):
+        dst.collections = ["Zones"]
+    scene = bpy.context.scene
+    instance = bpy.data.objects.new("Zones.0", None)
+    instance.instance_type, instance.instance_collection = "COLLECTION", dst.collections[0]
+    scene.collection.objects.link(instance)
+    dst.collections[0].override_hierarchy_create(scene, bpy.context.view_layer,
+                                                 reference=instance)
+    zone, part = (next(o for o in scene.objects if o.name == n and o.override_library)
+                  for n in ("Zone", "ZonePart"))
+    zone.override_library.is_system_override = False  # Make Editable: the trigger only
+    assert part.override_library.is_system_override and part.parent == zone
+    bpy.ops.gltf_physics.validate()
+    problems = scene.gltf_physics.problems
+    index = next(i for i, p in enumerate(problems) if p.fix == "move-filter-to-members")
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.problem_fix(index=index))
+    assert message.count("ZonePart is a library override that is not editable") == 1, message
+    assert state() == before and not part.gltf_physics.use_filter
+    part.override_library.is_system_override = False
+    assert bpy.ops.gltf_physics.problem_fix(index=index) == {"FINISHED"}
+    assert part.gltf_physics.use_filter and part.gltf_physics.filter_layers[0]
+    assert not zone.gltf_physics.use_filter
+
+
+def test_an_old_part_tag_counts_only_when_it_names_the_parent(clean_scene):
+    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
+    ours, other = (h.set_physics(h.mesh_object(f"Truck.part00{i}", size=0.5),
+                                 shape_type="CONVEX", collision_only=True) for i in (1, 2))
+    for part, owner in ((ours, "Truck"), (other, "Van")):  # as the add-on tagged parts before
+        part.parent = truck
+        part[bridge.PART_TAG] = owner
+    assert bridge.is_part(ours) and not bridge.is_part(other)
+    assert bridge.parts_of(truck) == [ours]
+    if importlib.util.find_spec("coacd") is not None:
+        select(truck)
+        assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+        assert other.parent == truck and other[bridge.PART_TAG] == "Van"  # kept
+        assert not any(c.get(bridge.PART_TAG) == "Truck" for c in truck.children)  # replaced
+
+
+def test_the_filter_fields_are_defined_once():
+    names = ("properties", "decomposition", "validation")
+    modules = [importlib.import_module(f"{MODULE}.io.blender.{n}") for n in names]
+    assert all(m.FILTER_FIELDS is modules[0].FILTER_FIELDS for m in modules)
+    assert not hasattr(modules[2], "_FILTER_FIELDS")
+    assert modules[0].FILTER_FIELDS <= modules[1].SHARED_FIELDS
+
+
+def test_a_copied_owner_and_helper_keep_the_tag_the_ownership_module_describes(
+        clean_scene, ownership):
+    car = h.set_physics(h.mesh_object("Car"), motion_type="DYNAMIC", shape_type="CONVEX")
+    select(car)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = car.gltf_physics.mesh_object
+    select(car, proxy, active=car)
+    bpy.ops.object.duplicate()
+    car2 = bpy.context.active_object
+    proxy2 = car2.gltf_physics.mesh_object
+    assert car2 != car and proxy2 != proxy
+    assert ownership.made_by(proxy2, ownership.HULL_PROXY, car2)  # remapped to the copy
+    select(proxy)
+    bpy.ops.object.duplicate()
+    alone = bpy.context.active_object
+    assert alone != proxy and ownership.made_by(alone, ownership.HULL_PROXY, car)
