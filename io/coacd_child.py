@@ -4,7 +4,10 @@ or runaway memory in its C++ ends the child, not Blender. Pure: no bpy.
 
 The mesh goes to the child in a temporary .npz file, the parts come back the same way. The
 child runs isolated (`-I`: no user site, no PYTHON* variables) and finds numpy and coacd on
-the parent's `sys.path`, where Blender put the extension's wheels.
+the parent's `sys.path`, where Blender put the extension's wheels. The temporary folder is
+named with Blender's process id: a child whose Blender is gone removes it itself where it
+can, and each run first removes the folders of Blender processes that no longer exist
+(`sweep_stale`), so the user's mesh is not left behind.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,7 +32,11 @@ import numpy as np
 WORKER = Path(__file__).with_name("coacd_worker.py")
 POLL_SECONDS = 0.02
 FAILED = 3  # the worker's exit status when CoACD raised
-OUT_OF_MEMORY = 4  # ... and when the memory budget ran out
+OUT_OF_MEMORY = 4  # ... when the memory budget ran out
+TIMED_OUT = 6  # ... and when it stopped itself past its own deadline
+FOLDER_PREFIX = "gltf_physics_coacd_"  # + Blender's process id + "-" + random
+_FOLDER = re.compile(re.escape(FOLDER_PREFIX) + r"(\d+)-")
+STALE_SECONDS = 2 * 86400  # where a process id cannot be checked (Windows): this old
 
 
 class ChildError(Exception):
@@ -74,23 +84,63 @@ def run_coacd(points: np.ndarray, triangles: np.ndarray, arguments: dict[str, ob
     cancel) kills the child at once and goes on up. Raises ChildError when the child fails.
     """
     memory = budget.memory or default_memory()
-    with tempfile.TemporaryDirectory(prefix="gltf_physics_coacd_") as name:
+    sweep_stale()
+    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{os.getpid()}-",
+                                     ignore_cleanup_errors=True) as name:
         folder = Path(name)
         mesh, out, errors = folder / "mesh.npz", folder / "parts.npz", folder / "errors.txt"
         np.savez(mesh, points=points, triangles=triangles)
         request = {"path": [p for p in sys.path if p and Path(p).is_dir()], "memory": memory,
-                   "mesh": str(mesh), "out": str(out), "arguments": arguments}
+                   "seconds": budget.seconds, "mesh": str(mesh), "out": str(out),
+                   "arguments": arguments}
         with errors.open("wb") as stderr:
             process = subprocess.Popen(
-                [interpreter(), "-I", str(WORKER)], stdin=subprocess.PIPE,
+                [interpreter(), "-I", str(WORKER), str(os.getpid())], stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder,
                 creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
         _wait(process, json.dumps(request).encode(), poll, budget.seconds)
-        with errors.open("rb") as stderr:
+        message = ""
+        with contextlib.suppress(OSError), errors.open("rb") as stderr:  # gone: it timed out
             message = stderr.read(65536).decode("utf-8", "replace").strip()
+        if process.returncode == TIMED_OUT:
+            raise ChildError(f"CoACD took longer than its budget of {budget.seconds:g} s "
+                             "and stopped")
         _raise_for(process.returncode, message, memory)
         with np.load(out, allow_pickle=False) as parts:
             return [parts[f"arr_{i}"] for i in range(len(parts.files))]
+
+
+def sweep_stale(root: Path | str | None = None) -> list[Path]:
+    """Remove the temporary folders (the user's mesh) of CoACD runs whose Blender process is
+    gone (killed mid-run); the removed folders. Only this user's folders, never a symlink;
+    where a process id cannot be checked, folders older than `STALE_SECONDS`."""
+    removed = []
+    for path in Path(root or tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*"):
+        found = _FOLDER.match(path.name)
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        mine = os.getuid() == info.st_uid if hasattr(os, "getuid") else True
+        if not found or not stat.S_ISDIR(info.st_mode) or not mine:  # lstat: no symlink
+            continue
+        pid = int(found.group(1))
+        if pid != os.getpid() and not _alive(pid, info.st_mtime):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int, since: float) -> bool:
+    if os.name != "posix":  # os.kill(pid, 0) would end the process on Windows
+        return time.time() - since < STALE_SECONDS
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process (PermissionError): alive
+        return True
+    return True
 
 
 def _wait(process: subprocess.Popen, request: bytes, poll: Callable[[], None],

@@ -4,13 +4,13 @@
 The parts come from CoACD (approximate convex decomposition, PyPI `coacd`, MIT), run in a
 child process (`coacd_child`), each then simplified to at most the engines' hull point limit
 by `hull.simplify_hull`. CoACD is a compiled wheel shipped for some platforms only: it is
-imported when first needed, never when this module is, and `missing_reason` tells why it
-cannot be used.
+imported only by the child process, and `missing_reason` tells why it cannot be used.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import platform
 import time
 from collections.abc import Callable
@@ -226,15 +226,18 @@ def run_coacd(points: np.ndarray, triangles: np.ndarray, settings: Settings,
 
 @functools.cache
 def missing_reason() -> str:
-    """Why CoACD cannot be used here ("" when it can): it is imported once, on first call."""
+    """Why CoACD cannot be used here ("" when it can). It is found, not imported: a library
+    that crashes while loading crashes the child process only, which then reports it."""
     try:
-        import coacd  # noqa: F401
-    except Exception as exc:  # ImportError, or OSError from a library that does not load
+        found = importlib.util.find_spec("coacd") is not None
+    except (ImportError, ValueError) as exc:  # a broken entry on sys.path or in sys.modules
+        return f"Convex decomposition needs CoACD, which cannot be found: {exc}"
+    if not found:
         system = platform_name()
         if system not in PLATFORMS_WITH_WHEEL:
             return (f"Convex decomposition needs CoACD, which has no build for {system} "
                     f"(available on {', '.join(PLATFORMS_WITH_WHEEL)})")
-        return f"Convex decomposition needs CoACD, which failed to load: {exc}"
+        return "Convex decomposition needs CoACD, which is not installed"
     return ""
 
 

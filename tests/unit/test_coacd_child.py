@@ -4,10 +4,12 @@ past the budget and a cancel end the child, never this process; Blender's Python
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +104,122 @@ def test_blenders_python_is_found_beside_an_older_blender_binary(tmp_path, monke
     with pytest.raises(coacd_child.ChildError, match="Python was not found beside"):
         coacd_child.interpreter()
 
+
+
+# -- a Blender that dies mid-run leaves nothing behind ----------------------------------------
+
+WORKER_STATUS = {"orphaned": 5, "timed out": 6}
+
+
+def _reaped() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def run_folder(root, pid: int):
+    folder = root / f"{coacd_child.FOLDER_PREFIX}{pid}-x1"
+    folder.mkdir()
+    np.savez(folder / "mesh.npz", points=mesh("small")[0])
+    return folder
+
+
+@pytest.mark.skipif(os.name != "posix", reason="orphans are re-parented on POSIX")
+def test_a_worker_whose_parent_is_already_gone_removes_its_folder_before_reading(tmp_path):
+    gone = _reaped()
+    folder = run_folder(tmp_path, gone)
+    started = time.monotonic()
+    worker = subprocess.Popen([sys.executable, "-I", str(coacd_child.WORKER), str(gone)],
+                              stdin=subprocess.PIPE, cwd=folder)  # stdin never written
+    try:
+        assert worker.wait(timeout=20) == WORKER_STATUS["orphaned"]
+    finally:
+        worker.kill()
+        worker.stdin.close()
+    assert not folder.exists() and time.monotonic() - started < 20
+
+
+def test_a_worker_stops_itself_past_its_own_deadline(tmp_path, monkeypatch):
+    """Where no PDEATHSIG ends it with Blender (macOS, Windows), its watchdog does."""
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "hang")
+    folder = run_folder(tmp_path, os.getpid())
+    request = {"path": sys.path, "memory": 0, "seconds": 0.5, "mesh": "mesh.npz",
+               "out": "parts.npz", "arguments": ARGUMENTS}
+    started = time.monotonic()
+    worker = subprocess.Popen([sys.executable, "-I", str(coacd_child.WORKER), str(os.getpid())],
+                              stdin=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder)
+    try:
+        _out, stderr = worker.communicate(json.dumps(request).encode(), timeout=30)
+    finally:
+        worker.kill()
+    took = time.monotonic() - started
+    assert worker.returncode == WORKER_STATUS["timed out"], stderr
+    assert b"past its time budget of 0.5 s" in stderr and not folder.exists()
+    assert took < 0.5 + 5.0 + 5  # the budget, the grace, and starting Python
+
+
+PARENT = """
+import importlib.util, sys, numpy as np
+spec = importlib.util.spec_from_file_location("coacd_child", sys.argv[1])
+child = sys.modules["coacd_child"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(child)
+points = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+triangles = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]], np.int32)
+child.run_coacd(points, triangles, {})
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL of the parent")
+def test_a_killed_blender_leaves_no_child_and_no_mesh_behind(tmp_path, monkeypatch):
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "hang")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    blender = subprocess.Popen([sys.executable, "-c", PARENT, coacd_child.__file__])
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob(f"{coacd_child.FOLDER_PREFIX}{blender.pid}-*/mesh.npz")):
+        assert time.monotonic() < deadline and blender.poll() is None
+        time.sleep(0.05)
+    time.sleep(1.0)  # the child is running now
+    children = subprocess.run(["pgrep", "-P", str(blender.pid)], capture_output=True,
+                              text=True, check=False).stdout.split()
+    assert len(children) == 1
+    blender.kill()
+    blender.wait()
+    gone = time.monotonic() + 10
+    while Path(f"/proc/{children[0]}").exists() or _running(int(children[0])):
+        assert time.monotonic() < gone, "the child outlived its Blender"
+        time.sleep(0.05)
+    left = list(tmp_path.glob(f"{coacd_child.FOLDER_PREFIX}{blender.pid}-*"))
+    assert len(left) <= 1  # Linux: SIGKILLed with Blender; macOS: it removed the folder
+    live = run_folder(tmp_path, os.getppid())  # pytest's parent: alive
+    own = run_folder(tmp_path, os.getpid())
+    (tmp_path / f"{coacd_child.FOLDER_PREFIX}{_reaped()}-link").symlink_to(live)
+    other = tmp_path / "gltf_physics_coacd_abcdefgh"  # not ours to judge: no process id
+    other.mkdir()
+    assert coacd_child.sweep_stale(tmp_path) == left
+    assert not any(path.exists() for path in left)
+    assert live.exists() and own.exists() and other.exists()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_availability_is_checked_without_importing_coacd(tmp_path, monkeypatch):
+    """A CoACD library that crashes while loading would take Blender with it: only the child
+    imports it."""
+    marker = tmp_path / "imported"
+    (tmp_path / "coacd").mkdir()
+    (tmp_path / "coacd" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\nraise ImportError('would have crashed')\n")
+    monkeypatch.delitem(sys.modules, "coacd", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    decomposition.missing_reason.cache_clear()
+    try:
+        assert decomposition.missing_reason() == ""
+    finally:
+        decomposition.missing_reason.cache_clear()
+    assert not marker.exists() and "coacd" not in sys.modules
