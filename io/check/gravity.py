@@ -34,10 +34,7 @@ def check_gravity(facts: Facts, report: Report) -> None:
         if kind == "directional":
             _direction(sub.get("direction"), f"{where}/directional/direction", report)
         elif kind == "line":
-            points = sub.get("points")
-            if isinstance(points, list) and len(points) % 3:
-                _add(report, rules.GRAVITY_LINE_POINTS, f"{where}/line/points",
-                     count=len(points))
+            _line(part, where, report)
         elif kind == "shaped":
             _shaped(facts, part, where, report)
 
@@ -60,6 +57,19 @@ def _placement(facts: Facts, index: int, where: str, report: Report) -> None:
             _add(report, rules.GRAVITY_ON_COMPOUND_PART, where,
                  root=name if isinstance(name, str) else f"node {ancestor}")
             return
+
+
+def _line(part: object, where: str, report: Report) -> None:
+    """No line object (its points default to [], which the spec calls invalid), or points
+    `rules.line_points_valid` refuses (fewer than 6 numbers, or no `points`: the schema's
+    finding, said once)."""
+    if part is None:
+        _add(report, rules.GRAVITY_LINE_POINTS, where, count=0)
+        return
+    points = as_dict(part).get("points")
+    if isinstance(points, list) and len(points) >= 6 and not rules.line_points_valid(
+            len(points)):
+        _add(report, rules.GRAVITY_LINE_POINTS, f"{where}/line/points", count=len(points))
 
 
 def _shaped(facts: Facts, part: object, where: str, report: Report) -> None:

@@ -391,6 +391,28 @@ def test_checker_reports_each_gravity_rule_where_it_is_broken() -> None:
     ])
 
 
+@pytest.mark.parametrize("points", ["no line object", [], [0, 0, 0], [0, 0, 0, 1, 1],
+                                    [0, 0, 0, 1, 1, 1, 2]])
+def test_checker_says_once_that_a_line_has_too_few_points(points: object) -> None:
+    """The spec: a line's default points, [], are invalid and have no effect; without its
+    `line` object only the shared rule can say so (the schema sees nothing), as the
+    importer and Check Physics do."""
+    gltf = hand_made()
+    volume = gltf["nodes"][5]["extensions"][GRAVITY_EXT]
+    if points == "no line object":
+        del volume["line"]
+    else:
+        volume["line"]["points"] = points
+    where = f"/nodes/5/extensions/{GRAVITY_EXT}"
+    code = ("gravity-line-points" if points == "no line object" or len(points) >= 6
+            else "bad-length")
+    assert [(code, where + ("" if points == "no line object" else "/line/points"))] == [
+        (c, w) for _s, c, w in _findings(gltf)]
+    report = Report()
+    decode_gravity_document(DocumentView.from_json(gltf), report)
+    assert "gravity-line-points" in report.codes()
+
+
 def test_checker_applies_the_schema_to_gravity() -> None:
     gltf = hand_made()
     volume = gltf["nodes"][1]["extensions"][GRAVITY_EXT]
