@@ -2,10 +2,14 @@
 # Blender (bpy-as-a-module) release to test with: 5.2 (the newest LTS) when the machine has
 # Python 3.13, else 5.0 on Python 3.11 (said in one line); `make test BLENDER=4.2` forces a
 # release (5.2, 5.0, 4.5 or 4.2). scripts/pick_python.sh finds the release's Python (or has uv
-# install 3.13) and says what to install when there is none.
+# install 3.13) and says what to install when there is none. From the environment BLENDER
+# counts only when it is one of those releases: many export BLENDER=/path/to/blender for
+# other tools, and that value is ignored.
 DEFAULT_BLENDER := 5.2
+RELEASES := 5.2 5.0 4.5 4.2
+FORCED := $(if $(filter command line,$(origin BLENDER)),$(BLENDER),$(if $(filter environment,$(origin BLENDER)),$(if $(filter-out $(RELEASES),$(BLENDER)),,$(BLENDER))))
 ifneq ($(MAKECMDGOALS),clean)
-CHOICE := $(shell $(SHELL) scripts/pick_python.sh $(if $(filter command line environment,$(origin BLENDER)),$(BLENDER)))
+CHOICE := $(shell $(SHELL) scripts/pick_python.sh $(FORCED))
 endif
 override BLENDER := $(word 1,$(CHOICE) $(DEFAULT_BLENDER))
 PYTHON_SYSTEM := $(filter-out -,$(word 2,$(CHOICE)))

@@ -135,3 +135,20 @@ def test_only_python_3_11_with_uv_uses_the_present_python(tmp_path):
     assert run.stdout.splitlines()[-1].startswith("5.0 ")
     assert not marker.exists()  # nothing downloaded while a usable Python is present
 
+
+
+def test_a_blender_path_exported_in_the_environment_is_ignored(tmp_path):
+    """Many developers export BLENDER=/path/to/blender for other tools: it is not a release,
+    so the Makefile chooses as if it were unset; a release number exported is honoured, and
+    on the command line any value is taken (and refused when it is not a release)."""
+    env = machine(tmp_path, {"python3.11": need("3.11"), "python3.13": need("3.13")})
+    python = tmp_path / "bin"
+    for exported in ("/opt/blender-5.2/blender", "/Applications/Blender.app", "blender"):
+        run = make({**env, "BLENDER": exported}, "which-python")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines() == [f"5.2 {python / 'python3.13'} .venv"]
+        assert run.stderr == ""
+    run = make({**env, "BLENDER": "4.2"}, "which-python")
+    assert run.stdout.splitlines() == [f"4.2 {python / 'python3.11'} .venv-4.2"]
+    run = make({**env, "BLENDER": "4.2"}, "which-python", "BLENDER=/opt/blender/blender")
+    assert run.returncode == 2 and "BLENDER must be 5.2, 5.0, 4.5 or 4.2" in run.stderr
