@@ -6,7 +6,9 @@ A plain field maps one Blender property to one model attribute and one JSON key,
 by its axis rule. From these rows come the PropertyGroup annotations, the panel rows, object
 settings ↔ model, both codecs and the export sharing key. Fields with a family quirk (mass,
 centre of mass, inertia, shapes, joints, references) stay explicit code beside them; a row
-that needs one exception names a plain function (`encode`, `decode`).
+that needs one exception names a plain function (`encode`, `decode`). The quirk fields'
+bounds still live here, once per family (`SCHEMA_BOUNDS`): the checker and the Blender
+properties read them.
 
 Defaults are the model's, in glTF axes; the Blender default is derived through the axis rule.
 A required field has no default in its spec: its row's default is what a new object gets.
@@ -300,6 +302,89 @@ WORLD_GRAVITY: Final = (
           "written)", size=3, soft_min=-1.0, soft_max=1.0, subtype="DIRECTION", axes="vector",
           encode=writable_direction),
 )
+
+
+# -- the quirk fields' bounds, per family, as each schema states them ---------------------------
+
+Family = Literal["KHR", "OMI", "KHR_2024"]
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A number's lower bound in one schema: `minimum` inclusive, or `positive` (an exclusive
+    0); neither: any number. `zero_is_infinite`: the spec reads 0 as infinite (Blender keeps
+    that as a mode, so its value stays > 0)."""
+
+    minimum: float | None = None
+    positive: bool = False
+    zero_is_infinite: bool = False
+
+
+ANY_NUMBER: Final = Bound()
+NOT_NEGATIVE: Final = Bound(minimum=0.0)
+ABOVE_ZERO: Final = Bound(positive=True)
+#: family → (JSON object, key) → bound. Keys of a shape are under its type's object, the
+#: motion's under "motion"; an array's bound is its items'. KHR's mass and inertia items
+#: say exclusiveMinimum 0 while the spec says 0 means infinite: 0 is allowed (spec digest
+#: §6.1; the checker flags it as a risk). KHR_2024 is KHR_collision_shapes (2024-03).
+SCHEMA_BOUNDS: Final[dict[Family, dict[tuple[str, str], Bound]]] = {
+    "KHR": {
+        ("motion", "mass"): Bound(minimum=0.0, zero_is_infinite=True),
+        ("motion", "inertiaDiagonal"): Bound(minimum=0.0, zero_is_infinite=True),
+        ("box", "size"): ABOVE_ZERO, ("sphere", "radius"): ABOVE_ZERO,
+        ("capsule", "height"): ABOVE_ZERO, ("capsule", "radiusTop"): NOT_NEGATIVE,
+        ("capsule", "radiusBottom"): NOT_NEGATIVE,
+        ("cylinder", "height"): ABOVE_ZERO, ("cylinder", "radiusTop"): NOT_NEGATIVE,
+        ("cylinder", "radiusBottom"): NOT_NEGATIVE,
+        ("plane", "sizeX"): ABOVE_ZERO, ("plane", "sizeZ"): ABOVE_ZERO,
+    },
+    "OMI": {
+        ("motion", "mass"): ANY_NUMBER,
+        ("box", "size"): ABOVE_ZERO, ("sphere", "radius"): NOT_NEGATIVE,
+        ("capsule", "height"): ABOVE_ZERO, ("capsule", "radiusTop"): NOT_NEGATIVE,
+        ("capsule", "radiusBottom"): NOT_NEGATIVE,
+        ("cylinder", "height"): ABOVE_ZERO, ("cylinder", "radiusTop"): NOT_NEGATIVE,
+        ("cylinder", "radiusBottom"): NOT_NEGATIVE,
+    },
+    "KHR_2024": {
+        ("box", "size"): NOT_NEGATIVE, ("sphere", "radius"): NOT_NEGATIVE,
+        ("capsule", "height"): NOT_NEGATIVE, ("capsule", "radiusTop"): NOT_NEGATIVE,
+        ("capsule", "radiusBottom"): NOT_NEGATIVE,
+        ("cylinder", "height"): NOT_NEGATIVE, ("cylinder", "radiusTop"): NOT_NEGATIVE,
+        ("cylinder", "radiusBottom"): NOT_NEGATIVE,
+    },
+}
+#: The families a Blender property is written to.
+WRITTEN_FAMILIES: Final[tuple[Family, ...]] = ("KHR", "OMI")
+#: A quirk property of `Object.gltf_physics` → the JSON (object, key)s it is written as.
+QUIRK_PROPS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "mass": (("motion", "mass"),),
+    "inertia_diagonal": (("motion", "inertiaDiagonal"),),
+    "box_size": (("box", "size"),),
+    "radius": (("sphere", "radius"),),
+    "height": (("capsule", "height"), ("cylinder", "height")),
+    "radius_top": (("capsule", "radiusTop"), ("cylinder", "radiusTop")),
+    "radius_bottom": (("capsule", "radiusBottom"), ("cylinder", "radiusBottom")),
+}
+
+
+def _stored(bound: Bound) -> float | None:
+    """The least value Blender stores for a bound (an exclusive or infinite 0: the smallest
+    positive float32)."""
+    if bound.positive or bound.zero_is_infinite:
+        return SMALLEST_POSITIVE
+    return bound.minimum
+
+
+def blender_min(prop: str) -> float | None:
+    """A quirk property's hard minimum: the loosest bound the written families state for its
+    keys, as Blender stores it (a family stating none, OMI's mass, gives the value no meaning
+    below the others' and does not loosen it)."""
+    mins = [_stored(bounds[key]) for family in WRITTEN_FAMILIES
+            for key in QUIRK_PROPS[prop]
+            if (bounds := SCHEMA_BOUNDS[family]).get(key, ANY_NUMBER) != ANY_NUMBER]
+    known = [m for m in mins if m is not None]
+    return min(known) if known else None
 
 
 @cache

@@ -20,7 +20,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, SMALLEST_POSITIVE, rows
+from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, blender_min, rows
 from ..layer_names import unique_name
 from ..model import MESH_SHAPES
 from ..rules import MIN_SIZE
@@ -144,7 +144,7 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
     mass: FloatProperty(
         name="Mass", description="Mass of the body in kilograms", default=1.0,
-        min=SMALLEST_POSITIVE, soft_min=0.001, soft_max=10000.0, unit="MASS",
+        min=blender_min("mass"), soft_min=0.001, soft_max=10000.0, unit="MASS",
     )
     center_of_mass_mode: EnumProperty(
         name="Center of Mass", description="Where the centre of mass is",
@@ -162,7 +162,7 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
     inertia_diagonal: FloatVectorProperty(
         name="Principal Inertia", description="Principal moments of inertia (kg·m²), each > 0",
-        size=3, default=(1.0, 1.0, 1.0), min=SMALLEST_POSITIVE, soft_min=1e-6,
+        size=3, default=(1.0, 1.0, 1.0), min=blender_min("inertia_diagonal"), soft_min=1e-6,
     )
     inertia_orientation: FloatVectorProperty(
         name="Inertia Orientation",
@@ -188,24 +188,26 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
     box_size: FloatVectorProperty(
         name="Size", description="Full box extents in object space", size=3,
-        default=(1.0, 1.0, 1.0), min=SMALLEST_POSITIVE, soft_min=MIN_SIZE, subtype="XYZ_LENGTH",
+        default=(1.0, 1.0, 1.0), min=blender_min("box_size"), soft_min=MIN_SIZE,
+        subtype="XYZ_LENGTH",
         unit="LENGTH",
     )
     radius: FloatProperty(
-        name="Radius", description="Sphere radius", default=0.5, min=SMALLEST_POSITIVE,
+        name="Radius", description="Sphere radius", default=0.5, min=blender_min("radius"),
         soft_min=MIN_SIZE, unit="LENGTH",
     )
     height: FloatProperty(
         name="Height",
         description="Capsule: distance between the hemisphere centres. Cylinder: full height",
-        default=1.0, min=SMALLEST_POSITIVE, soft_min=MIN_SIZE, unit="LENGTH",
+        default=1.0, min=blender_min("height"), soft_min=MIN_SIZE, unit="LENGTH",
     )
     radius_top: FloatProperty(
-        name="Top Radius", description="Radius at the +Z end", default=0.5, min=0.0, unit="LENGTH",
+        name="Top Radius", description="Radius at the +Z end", default=0.5,
+        min=blender_min("radius_top"), unit="LENGTH",
     )
     radius_bottom: FloatProperty(
-        name="Bottom Radius", description="Radius at the −Z end", default=0.5, min=0.0,
-        unit="LENGTH",
+        name="Bottom Radius", description="Radius at the −Z end", default=0.5,
+        min=blender_min("radius_bottom"), unit="LENGTH",
     )
     plane_size: FloatVectorProperty(
         name="Plane Size", description="Plane extents along X and Y; 0 means infinite", size=2,

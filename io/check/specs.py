@@ -2,8 +2,9 @@
 """What the physics extensions' JSON schemas require, in the rule language of schema.py. Pure.
 
 Written from the specifications in our own form; the tests compare the verdicts with the
-official schemas. Where those schemas are known to be wrong (spec digest §6.1), the rules
-follow the specification as the project's tests do:
+official schemas. Every bound of a table field, plain or quirk (mass, inertia, shape
+sizes), is read from io/field_table.py. Where those schemas are known to be wrong (spec
+digest §6.1), the rules follow the specification as the project's tests do:
 - the OMI joint document requires `physicsJoints` (the schema says `constraints`);
 - an OMI limit needs at least one axis kind (the schema: exactly one; the weld example has
   both, which risks.py flags);
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import rules
-from ..field_table import GRAVITY, Field, Group, rows
+from ..field_table import GRAVITY, SCHEMA_BOUNDS, Bound, Family, Field, Group, rows
 from .schema import (
     Array,
     Boolean,
@@ -42,7 +43,6 @@ from .schema import (
 
 ID: Final = Integer(0)
 NUMBER: Final = Number()
-POSITIVE: Final = Number(above=0)
 NON_NEGATIVE: Final = Number(minimum=0)
 VECTOR3: Final = Array(NUMBER, 3, 3)
 ANY_ARRAY: Final = Array()
@@ -82,6 +82,16 @@ def row_spec(row: Field) -> Spec:
     number = Number(minimum=row.minimum, above=0 if row.positive else None,
                     maximum=row.maximum)
     return Array(number, row.size, row.size) if row.size else number
+
+
+def bound_spec(bound: Bound) -> Number:
+    """A number with a schema bound of the table's (`SCHEMA_BOUNDS`)."""
+    return Number(minimum=bound.minimum, above=0 if bound.positive else None)
+
+
+def schema_number(family: Family, part: str, key: str) -> Number:
+    """The number `family`'s schema allows for `key` of its `part` object, from the table."""
+    return bound_spec(SCHEMA_BOUNDS[family][part, key])
 
 
 def table_fields(group: Group, **explicit: Spec) -> dict[str, Spec]:
@@ -124,17 +134,27 @@ def _joints(limit: Object, drive: Object, min_items: int) -> Array:
     return Array(joint, min_items)
 
 
-def _round(height: Number, radius: Number) -> Object:
-    return Object(_fields(height=height, radiusBottom=radius, radiusTop=radius))
+def _round(family: Family, kind: str) -> Object:
+    """A capsule's or cylinder's object, its bounds from the table."""
+    return Object({key: schema_number(family, kind, key)
+                   for key in ("height", "radiusBottom", "radiusTop")})
+
+
+def _box(family: Family) -> Object:
+    return Object(_fields(size=Array(schema_number(family, "box", "size"), 3, 3)))
+
+
+def _sphere(family: Family) -> Object:
+    return Object(_fields(radius=schema_number(family, "sphere", "radius")))
 
 
 # -- OMI ---------------------------------------------------------------------------------------
 
 OMI_SHAPE_PARTS: Final = {
-    "box": Object(_fields(size=Array(POSITIVE, 3, 3))),
-    "sphere": Object(_fields(radius=NON_NEGATIVE)),
-    "capsule": _round(POSITIVE, NON_NEGATIVE),
-    "cylinder": _round(POSITIVE, NON_NEGATIVE),
+    "box": _box("OMI"),
+    "sphere": _sphere("OMI"),
+    "capsule": _round("OMI", "capsule"),
+    "cylinder": _round("OMI", "cylinder"),
     "convex": Object(_fields(mesh=ID)),
     "trimesh": Object(_fields(mesh=ID)),
 }
@@ -145,9 +165,9 @@ OMI_SHAPE: Final = Object(
 OMI_SHAPES_DOC: Final = Object(_fields(shapes=Array(OMI_SHAPE, 1)), required=("shapes",))
 
 OMI_MOTION: Final = Object(_fields(
-    type=String(("static", "kinematic", "dynamic")), mass=NUMBER, centerOfMass=VECTOR3,
-    inertiaDiagonal=ANY_ARRAY, inertiaOrientation=ANY_ARRAY, linearVelocity=ANY_ARRAY,
-    angularVelocity=ANY_ARRAY, gravityFactor=NUMBER), required=("type",))
+    type=String(("static", "kinematic", "dynamic")), mass=schema_number("OMI", "motion", "mass"),
+    centerOfMass=VECTOR3, inertiaDiagonal=ANY_ARRAY, inertiaOrientation=ANY_ARRAY,
+    linearVelocity=ANY_ARRAY, angularVelocity=ANY_ARRAY, gravityFactor=NUMBER), required=("type",))
 OMI_BODY_NODE: Final = Object(_fields(
     motion=OMI_MOTION,
     collider=Object(_fields(shape=ID, physicsMaterial=ID, collisionFilter=ID)),
@@ -195,18 +215,21 @@ OMI_COLLIDER: Final = Object(
 # -- KHR, current (2025-10 and the 2026-01 geometry.mesh) ----------------------------------------
 
 KHR_SHAPE: Final = Object(_fields(
-    type=String(), plane=Object(_fields(doubleSided=Boolean(), sizeX=POSITIVE, sizeZ=POSITIVE)),
-    sphere=Object(_fields(radius=POSITIVE)), box=Object(_fields(size=Array(POSITIVE, 3, 3))),
-    capsule=_round(POSITIVE, NON_NEGATIVE), cylinder=_round(POSITIVE, NON_NEGATIVE)),
+    type=String(), plane=Object(_fields(doubleSided=Boolean(),
+                                        sizeX=schema_number("KHR", "plane", "sizeX"),
+                                        sizeZ=schema_number("KHR", "plane", "sizeZ"))),
+    sphere=_sphere("KHR"), box=_box("KHR"),
+    capsule=_round("KHR", "capsule"), cylinder=_round("KHR", "cylinder")),
     required=("type",), base="child")
 GEOMETRY: Final = Object(_fields(convexHull=Boolean(), shape=ID, node=ID, mesh=ID),
                          rules=(OneOf(("shape", "node", "mesh"), "geometry-form", "a geometry"),))
 
 
 KHR_MOTION: Final = Object(_fields(
-    isKinematic=Boolean(), mass=NON_NEGATIVE, centerOfMass=VECTOR3,
-    inertiaDiagonal=Array(NON_NEGATIVE, 3, 3), inertiaOrientation=Array(NUMBER, 4, 4),
-    linearVelocity=VECTOR3, angularVelocity=VECTOR3, gravityFactor=NUMBER))
+    isKinematic=Boolean(), mass=schema_number("KHR", "motion", "mass"), centerOfMass=VECTOR3,
+    inertiaDiagonal=Array(schema_number("KHR", "motion", "inertiaDiagonal"), 3, 3),
+    inertiaOrientation=Array(NUMBER, 4, 4), linearVelocity=VECTOR3, angularVelocity=VECTOR3,
+    gravityFactor=NUMBER))
 
 
 def _khr_node(geometry_key: str, geometry: Spec) -> Object:
@@ -230,10 +253,10 @@ KHR_BODY_DOC: Final = _khr_doc(_joints(_limit(1, only_one=True), _drive(pairs=Tr
 # -- KHR 2024-03 (KHR_collision_shapes; draft-4 integers) ------------------------------------
 
 LEGACY_SHAPE_PARTS: Final = {
-    "sphere": Object(_fields(radius=NON_NEGATIVE)),
-    "box": Object(_fields(size=Array(NON_NEGATIVE, 3, 3))),
-    "capsule": _round(NON_NEGATIVE, NON_NEGATIVE),
-    "cylinder": _round(NON_NEGATIVE, NON_NEGATIVE),
+    "sphere": _sphere("KHR_2024"),
+    "box": _box("KHR_2024"),
+    "capsule": _round("KHR_2024", "capsule"),
+    "cylinder": _round("KHR_2024", "cylinder"),
     "convex": Object(_fields(mesh=ID), ("mesh",)),
     "trimesh": Object(_fields(mesh=ID), ("mesh",)),
 }

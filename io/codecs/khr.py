@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
+from dataclasses import replace
 from typing import Any, Final, Literal
 
 from ..diagnostics import Report
 from ..document import DocumentView
+from ..field_table import SCHEMA_BOUNDS, SMALLEST_POSITIVE
 from ..json_read import Json, JsonReader
 from ..model import INFINITE, MESH_SHAPES, Motion, NodePhysics, PhysicsScene, Shape
 from ..numbers import canon, canon_list
@@ -40,6 +42,17 @@ GeometryForm = Literal["mesh", "node"]
 DECODE_MATERIAL: Final = material_decoder(None)
 
 
+def _khr_sphere(shape: Shape, where: str, report: Report) -> Shape:
+    """A sphere of radius 0 (OMI allows it, KHR's schema wants > 0) written with the least
+    radius KHR allows, said."""
+    if shape.kind != "sphere" or shape.radius > 0 \
+            or not SCHEMA_BOUNDS["KHR"]["sphere", "radius"].positive:
+        return shape
+    report.warn("degenerate-shape", where, f"a sphere of radius 0 is written with radius "
+                f"{SMALLEST_POSITIVE:g} (KHR needs more than 0; OMI allows 0)")
+    return replace(shape, radius=SMALLEST_POSITIVE)
+
+
 def encode_khr(
     scene: PhysicsScene, resolve_node: ResolveRef, resolve_mesh: ResolveRef, report: Report,
     form: GeometryForm = "mesh", resolve_mesh_node: ResolveRef | None = None,
@@ -49,6 +62,7 @@ def encode_khr(
 
     def geometry(shape: Shape, where: str) -> dict[str, Any] | None:
         if shape.kind not in MESH_SHAPES:
+            shape = _khr_sphere(shape, where, report)
             return {"geometry": {"shape": shapes.add_value(
                 shape, lambda s: {"type": s.kind, s.kind: encode_analytic(s)}
             )}}

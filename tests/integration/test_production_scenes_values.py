@@ -787,3 +787,33 @@ def test_apply_scale_makes_a_round_gravity_figure_enclose_its_ellipse(clean_scen
         _apply_scale(obj)
     assert made["Disc"].gltf_physics.gravity_radius == pytest.approx(3.0)  # max(1, 2)
     assert made["Ball"].gltf_physics.gravity_shape_radius == pytest.approx(2.1)  # 0.7 × 3
+
+
+# -- the quirk fields' hard minimums come from the field table --------------------------------
+
+def test_quirk_properties_take_their_hard_minimum_from_the_table(clean_scene):
+    from gltf_physics.io.field_table import QUIRK_PROPS, blender_min
+
+    rna = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties
+    for prop in QUIRK_PROPS:
+        assert rna[prop].hard_min == pytest.approx(blender_min(prop), rel=1e-6, abs=0), prop
+    assert rna["radius"].hard_min == 0.0  # OMI's sphere may be 0: the loosest family wins
+
+
+def test_a_zero_radius_sphere_stays_zero_in_omi_and_valid_in_khr(clean_scene, tmp_path, caplog):
+    from tests.integration.test_meaning_roundtrip import export_logged
+
+    obj = h.mesh_object("Dot", "sphere")
+    h.set_physics(obj, motion_type="DYNAMIC", shape_type="SPHERE", size_mode="CUSTOM",
+                  radius=0.0)
+    assert obj.gltf_physics.radius == 0.0
+    radii = {}
+    for fmt in FORMATS:
+        path = tmp_path / f"dot_{fmt}.gltf"
+        log = export_logged(path, fmt, caplog)
+        h.assert_valid(path)
+        ext = "KHR_implicit_shapes" if fmt == "KHR" else "OMI_physics_shape"
+        (shape,) = load_gltf(path)["extensions"][ext]["shapes"]
+        radii[fmt] = (shape["sphere"]["radius"], [line for line in log if "radius 0" in line])
+    assert radii["OMI"] == (0, [])
+    assert 0 < radii["KHR"][0] < 1e-30 and len(radii["KHR"][1]) == 1
