@@ -387,6 +387,25 @@ def blender_min(prop: str) -> float | None:
     return min(known) if known else None
 
 
+def family_min(family: Family, obj: str, key: str) -> float | None:
+    """The least value Blender stores for a field written to one family only (e.g. the
+    shape of an OMI gravity volume)."""
+    return _stored(SCHEMA_BOUNDS[family].get((obj, key), ANY_NUMBER))
+
+
+@cache
+def read_minimum(obj: str, key: str) -> float:
+    """The least value a reader accepts for a quirk field, in any family and revision: the
+    loosest bound stated (an exclusive 0 is read as 0, then repaired and reported as
+    degenerate; a family stating no bound, OMI's mass, does not loosen it, as in
+    `blender_min`)."""
+    stated = [0.0 if bound.positive else bound.minimum
+              for bounds in SCHEMA_BOUNDS.values()
+              if (bound := bounds.get((obj, key), ANY_NUMBER)) != ANY_NUMBER]
+    known = [m for m in stated if m is not None]
+    return min(known) if known else -math.inf
+
+
 @cache
 def rows(group: Group) -> tuple[Field, ...]:
     """The rows of one model part, in table order (the order of panels and JSON keys)."""

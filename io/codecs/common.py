@@ -26,6 +26,8 @@ from ..model import (
 from ..numbers import canon, canon_list
 from .fields import decode_fields, encode_fields
 
+_least = field_table.read_minimum  # readers' bounds come from the field table
+
 ResolveRef = Callable[[Hashable], "int | None"]
 MIN_EXTENT = 0.001
 
@@ -119,12 +121,12 @@ def decode_analytic(
 ) -> Shape | None:
     """An analytic shape from its sub-object (missing fields take the format's defaults)."""
     if kind == "box":
-        size = read.vector(sub, "size", where, 3, minimum=0.0) or (1.0, 1.0, 1.0)
+        size = read.vector(sub, "size", where, 3, minimum=_least("box", "size")) or (1.0, 1.0, 1.0)
         if min(size) <= 0:
             size = _repaired(size, f"{where}/size", read)
         return Shape("box", size=size)  # type: ignore[arg-type]
     if kind == "sphere":
-        radius = read.number(sub, "radius", where, 0.5, minimum=0.0)
+        radius = read.number(sub, "radius", where, 0.5, minimum=_least("sphere", "radius"))
         if radius <= 0:
             (radius,) = _repaired((radius,), f"{where}/radius", read)
         return Shape("sphere", radius=radius)
@@ -160,8 +162,8 @@ def _decode_round(
     default_r = defaults.capsule_radius if capsule else defaults.cylinder_radius
     if "radius" in sub and "radiusTop" not in sub and "radiusBottom" not in sub:
         # Pre-2025 layout: one radius, and a capsule height that is the full height.
-        r = read.number(sub, "radius", where, 0.5, minimum=0.0)
-        full = read.number(sub, "height", where, 2.0, minimum=0.0)
+        r = read.number(sub, "radius", where, 0.5, minimum=_least(kind, "radiusTop"))
+        full = read.number(sub, "height", where, 2.0, minimum=_least(kind, "height"))
         read.report.info("legacy-radius", where, f"upgraded the pre-2025 {kind} layout")
         if not capsule:
             return Shape("cylinder", height=full, radius_top=r, radius_bottom=r)
@@ -172,9 +174,11 @@ def _decode_round(
     default_h = defaults.capsule_height if capsule else defaults.cylinder_height
     return Shape(
         kind,  # type: ignore[arg-type]
-        height=read.number(sub, "height", where, default_h, minimum=0.0),
-        radius_top=read.number(sub, "radiusTop", where, default_r, minimum=0.0),
-        radius_bottom=read.number(sub, "radiusBottom", where, default_r, minimum=0.0),
+        height=read.number(sub, "height", where, default_h, minimum=_least(kind, "height")),
+        radius_top=read.number(sub, "radiusTop", where, default_r,
+                               minimum=_least(kind, "radiusTop")),
+        radius_bottom=read.number(sub, "radiusBottom", where, default_r,
+                                  minimum=_least(kind, "radiusBottom")),
     )
 
 
@@ -252,7 +256,7 @@ def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) 
     """The motion fields as `Motion` keyword arguments, as written: a family's decoder then
     resolves what its absent values and zeros mean."""
     fields: dict[str, Any] = {
-        "mass": read.opt_number(obj, "mass", where, minimum=0.0),
+        "mass": read.opt_number(obj, "mass", where, minimum=_least("motion", "mass")),
         "center_of_mass": read.vector(obj, "centerOfMass", where, 3),
         **decode_fields(obj, field_table.MOTION, where, read),
     }
@@ -263,7 +267,8 @@ def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) 
         fields["inertia_orientation"] = read.vector(obj, "inertiaDiagonal", where, 4) or IDENTITY
         fields["inertia_diagonal"] = None
     else:
-        fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3, minimum=0.0)
+        fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3,
+                                               minimum=_least("motion", "inertiaDiagonal"))
         orientation = read.vector(obj, "inertiaOrientation", where, 4)
         fields["inertia_orientation"] = orientation or IDENTITY
     return fields

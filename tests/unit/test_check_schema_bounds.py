@@ -103,3 +103,29 @@ def test_blender_minimum_is_the_loosest_written_bound() -> None:
         "radius_top": 0.0,
         "radius_bottom": 0.0,
     }
+
+
+@pytest.mark.parametrize(("obj", "key"), sorted({k for b in table.SCHEMA_BOUNDS.values()
+                                                  for k in b}))
+def test_readers_take_their_bounds_from_the_table(obj, key) -> None:
+    """What a reader accepts is the loosest bound any family states (an exclusive 0 read as
+    0, then repaired); below it the value is reported, at it the value is read."""
+    stated = [0.0 if b.positive else b.minimum for bounds in table.SCHEMA_BOUNDS.values()
+              if (b := bounds.get((obj, key), table.ANY_NUMBER)) != table.ANY_NUMBER]
+    assert table.read_minimum(obj, key) == min(m for m in stated if m is not None)
+
+
+@pytest.mark.parametrize("value", [-1.0, 0.0, 1e-30])
+def test_the_motion_reader_applies_the_tables_mass_bound(value) -> None:
+    from gltf_physics.io.codecs.common import decode_motion_fields
+    from gltf_physics.io.diagnostics import Report
+    from gltf_physics.io.json_read import JsonReader
+
+    report = Report()
+    fields = decode_motion_fields({"mass": value, "inertiaDiagonal": [value] * 3}, "/m",
+                                  JsonReader(report))
+    least = table.read_minimum("motion", "mass")
+    if value < least:
+        assert fields["mass"] is None and report.issues
+    else:
+        assert fields["mass"] == value and fields["inertia_diagonal"] == (value,) * 3

@@ -19,7 +19,7 @@ from bpy.props import (
     PointerProperty,
 )
 
-from ...field_table import GRAVITY, WORLD_GRAVITY
+from ...field_table import GRAVITY, WORLD_GRAVITY, family_min
 from ...rules import MIN_SIZE
 from ..field_props import annotations
 
@@ -114,22 +114,27 @@ class GltfPhysicsGravityFields:
     )
     gravity_shape_size: FloatVectorProperty(
         name="Size", description="Full box extents in object space", size=3,
-        default=(1.0, 1.0, 1.0), min=0.0, soft_min=MIN_SIZE, subtype="XYZ_LENGTH", unit="LENGTH",
+        default=(1.0, 1.0, 1.0), min=family_min("OMI", "box", "size"), soft_min=MIN_SIZE,
+        subtype="XYZ_LENGTH", unit="LENGTH",
     )
     gravity_shape_radius: FloatProperty(
-        name="Radius", description="Sphere radius", default=0.5, min=0.0, soft_min=MIN_SIZE,
+        name="Radius", description="Sphere radius", default=0.5,
+        min=family_min("OMI", "sphere", "radius"), soft_min=MIN_SIZE,
         unit="LENGTH",
     )
     gravity_shape_height: FloatProperty(
         name="Height", description="Capsule: distance between the hemisphere centres. "
-        "Cylinder: full height", default=1.0, min=0.0, soft_min=MIN_SIZE, unit="LENGTH",
+        "Cylinder: full height", default=1.0, min=family_min("OMI", "capsule", "height"),
+        soft_min=MIN_SIZE, unit="LENGTH",
     )
     gravity_shape_radius_top: FloatProperty(
-        name="Top Radius", description="Radius at the +Z end", default=0.5, min=0.0,
+        name="Top Radius", description="Radius at the +Z end", default=0.5,
+        min=family_min("OMI", "capsule", "radiusTop"),
         unit="LENGTH",
     )
     gravity_shape_radius_bottom: FloatProperty(
-        name="Bottom Radius", description="Radius at the −Z end", default=0.5, min=0.0,
+        name="Bottom Radius", description="Radius at the −Z end", default=0.5,
+        min=family_min("OMI", "capsule", "radiusBottom"),
         unit="LENGTH",
     )
 
