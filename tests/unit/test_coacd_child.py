@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -174,22 +175,30 @@ def test_a_killed_blender_leaves_no_child_and_no_mesh_behind(tmp_path, monkeypat
     monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "hang")
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     blender = subprocess.Popen([sys.executable, "-c", PARENT, coacd_child.__file__])
-    deadline = time.monotonic() + 30
-    while not list(tmp_path.glob(f"{coacd_child.FOLDER_PREFIX}{blender.pid}-*/mesh.npz")):
-        assert time.monotonic() < deadline and blender.poll() is None
-        time.sleep(0.05)
-    time.sleep(1.0)  # the child is running now
-    children = subprocess.run(["pgrep", "-P", str(blender.pid)], capture_output=True,
-                              text=True, check=False).stdout.split()
-    assert len(children) == 1
-    blender.kill()
-    blender.wait()
-    gone = time.monotonic() + 10
-    while Path(f"/proc/{children[0]}").exists() or _running(int(children[0])):
-        assert time.monotonic() < gone, "the child outlived its Blender"
-        time.sleep(0.05)
+    children: list[str] = []
+    try:
+        deadline = time.monotonic() + 30
+        while not list(tmp_path.glob(f"{coacd_child.FOLDER_PREFIX}{blender.pid}-*/mesh.npz")):
+            assert time.monotonic() < deadline and blender.poll() is None
+            time.sleep(0.05)
+        time.sleep(1.0)  # the child is running now
+        children = subprocess.run(["pgrep", "-P", str(blender.pid)], capture_output=True,
+                                  text=True, check=False).stdout.split()
+        assert len(children) == 1
+        blender.kill()
+        blender.wait()
+        gone = time.monotonic() + 10
+        while _running(int(children[0])):
+            assert time.monotonic() < gone, "the child outlived its Blender"
+            time.sleep(0.05)
+    finally:
+        blender.kill()
+        for pid in children:
+            if _running(int(pid)):
+                os.kill(int(pid), signal.SIGKILL)
     left = list(tmp_path.glob(f"{coacd_child.FOLDER_PREFIX}{blender.pid}-*"))
-    assert len(left) <= 1  # Linux: SIGKILLed with Blender; macOS: it removed the folder
+    # Linux: SIGKILLed with Blender, its folder left; macOS: it removed the folder itself
+    assert len(left) == (1 if sys.platform.startswith("linux") else 0)
     live = run_folder(tmp_path, os.getppid())  # pytest's parent: alive
     own = run_folder(tmp_path, os.getpid())
     (tmp_path / f"{coacd_child.FOLDER_PREFIX}{_reaped()}-link").symlink_to(live)
@@ -200,12 +209,61 @@ def test_a_killed_blender_leaves_no_child_and_no_mesh_behind(tmp_path, monkeypat
     assert live.exists() and own.exists() and other.exists()
 
 
+AS_ON_MACOS = """
+import runpy, sys
+sys.platform = "darwin"  # no PR_SET_PDEATHSIG: only the watchdog can see Blender go
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+BLENDER = """
+import os, subprocess, sys, time
+worker = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2], str(os.getpid())],
+                          stdin=subprocess.PIPE, cwd=sys.argv[3])
+worker.stdin.write(sys.argv[4].encode())
+worker.stdin.close()
+print(worker.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="orphans are re-parented on POSIX")
+def test_without_pdeathsig_the_watchdog_ends_an_orphaned_worker(tmp_path, monkeypatch):
+    """As on macOS: Blender is killed mid-run; the worker sees it was re-parented, removes
+    its folder (the user's mesh) and exits, long before its time budget."""
+    monkeypatch.setenv("GLTF_PHYSICS_TEST_COACD", "hang")
+    folder = run_folder(tmp_path, 1)  # the name's pid plays no part here
+    request = {"path": sys.path, "memory": 0, "seconds": 600, "mesh": "mesh.npz",
+               "out": "parts.npz", "arguments": ARGUMENTS}
+    blender = subprocess.Popen([sys.executable, "-c", BLENDER, AS_ON_MACOS,
+                                str(coacd_child.WORKER), str(folder), json.dumps(request)],
+                               stdout=subprocess.PIPE, text=True)
+    worker = int(blender.stdout.readline())
+    try:
+        time.sleep(2.0)  # numpy and coacd imported: the worker hangs in its run
+        assert _running(worker) and folder.exists()
+        blender.kill()
+        blender.wait()
+        gone = time.monotonic() + 10
+        while folder.exists() or _running(worker):
+            assert time.monotonic() < gone, "the orphaned worker went on"
+            time.sleep(0.05)
+    finally:
+        blender.kill()
+        if _running(worker):
+            os.kill(worker, signal.SIGKILL)
+
+
 def _running(pid: int) -> bool:
+    """Alive and not a zombie awaiting its (new) parent's wait."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return not stat.parent.parent.is_dir()  # no /proc (macOS): kill(0) is the answer
 
 
 def test_availability_is_checked_without_importing_coacd(tmp_path, monkeypatch):
