@@ -9,10 +9,10 @@ Python; the glTF add-on finds the hook classes through `__getattr__` (PEP 562).
 from importlib import import_module
 
 _HOOKS = {
-    "glTF2ExportUserExtension": (".io.blender.export_hooks", "PhysicsExportExtension"),
-    "glTF2ImportUserExtension": (".io.blender.import_hooks", "PhysicsImportExtension"),
+    "glTF2ExportUserExtension": (".io.blender.exporter.export_hooks", "PhysicsExportExtension"),
+    "glTF2ImportUserExtension": (".io.blender.importer.import_hooks", "PhysicsImportExtension"),
 }
-_SUBPACKAGES = (".io.blender.properties", ".operators", ".panels")
+_SUBPACKAGES = (".io.blender.settings.properties", ".operators", ".panels")
 
 
 def __getattr__(name: str) -> object:

@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.decomposition import DecompositionRun, object_by_uid, read_source, targets
+from ..io.blender.tools.decomposition import DecompositionRun, object_by_uid, read_source, targets
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
 from . import validation

@@ -3,8 +3,8 @@
 
 import bpy
 
-from ..io.blender.hull_proxy import make_hull_proxy
 from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.hull_proxy import make_hull_proxy
 from ..io.hull import ENGINE_MAX_POINTS
 
 

@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.joint_bridge import preset_of, settings_of, write_custom
+from ..io.blender.bridge.joint_bridge import preset_of, settings_of, write_custom
 from ..io.blender.tools.editable import poll_refusal, refuse, removal_problem
 from ..io.blender.tools.ownership import JOINT, link_like, mark
 

@@ -3,7 +3,7 @@
 
 import bpy
 
-from ..io.blender.properties import MAX_LAYERS
+from ..io.blender.settings.properties import MAX_LAYERS
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.layer_names import new_layer_name, unique_name
 

@@ -3,8 +3,8 @@
 
 import bpy
 
-from ..io.blender import native_convert
-from ..io.blender.joint_bridge import body_of
+from ..io.blender.bridge.joint_bridge import body_of
+from ..io.blender.tools import native_convert
 from ..io.blender.tools.editable import poll_refusal, refuse
 
 

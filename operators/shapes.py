@@ -3,9 +3,9 @@
 
 import bpy
 
-from ..io.blender.fitting import apply_fit, fit_shape, local_bounds, principal_fit
-from ..io.blender.hull import evaluated_vertices
+from ..io.blender.bridge.fitting import apply_fit, fit_shape, local_bounds, principal_fit
 from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.hull import evaluated_vertices
 
 ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
 

@@ -3,10 +3,10 @@
 
 import bpy
 
-from ..io.blender import native_rigid_body
 from ..io.blender.gravity import preview as gravity_preview
-from ..io.blender.property_copy import copy_group
+from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.property_copy import copy_group
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):

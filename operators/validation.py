@@ -6,7 +6,7 @@ from collections.abc import Iterable
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.validation import DECOMPOSE_FIX, apply_fix, validate_scene
+from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
 
 def store(scene: bpy.types.Scene) -> int:

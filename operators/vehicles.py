@@ -4,7 +4,7 @@
 import bpy
 from mathutils import Matrix, Vector
 
-from ..io.blender.fitting import local_bounds
+from ..io.blender.bridge.fitting import local_bounds
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.ownership import WHEEL, link_like, mark
 

@@ -4,7 +4,7 @@
 import bpy
 from mathutils import Vector
 
-from ..io.blender.joint_bridge import body_of
+from ..io.blender.bridge.joint_bridge import body_of
 from .viewport_overlay import ViewportOverlay
 
 AXIS_COLORS = ((1.0, 0.25, 0.25, 1.0), (0.35, 1.0, 0.35, 1.0), (0.35, 0.55, 1.0, 1.0))

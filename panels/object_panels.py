@@ -3,8 +3,8 @@
 
 import bpy
 
-from ..io.blender.joint_bridge import body_of
-from ..io.blender.properties import MESH_SHAPE_ITEMS
+from ..io.blender.bridge.joint_bridge import body_of
+from ..io.blender.settings.properties import MESH_SHAPE_ITEMS
 from .field_rows import draw_fields
 
 SIZE_FIELDS = {

@@ -13,7 +13,7 @@ import numpy as np
 from mathutils import Quaternion
 
 from ..io import shape_lines
-from ..io.blender.to_model import dimensions_of
+from ..io.blender.bridge.to_model import dimensions_of
 from .viewport_overlay import ViewportOverlay
 
 COLLIDER = (0.3, 0.9, 0.4, 0.9)

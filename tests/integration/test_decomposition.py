@@ -20,8 +20,8 @@ pytest.importorskip("coacd", reason="coacd is not installed: make setup")
 
 @pytest.fixture
 def bridge():
-    """The add-on's io.blender.decomposition module."""
-    return importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    """The add-on's io.blender.tools.decomposition module."""
+    return importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ pytest.importorskip("coacd", reason="coacd is not installed: make setup")
 @pytest.fixture
 def nrb():
     """The add-on's native_rigid_body module (the preview)."""
-    return importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+    return importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
 
 
 def decomposed(obj, **options):

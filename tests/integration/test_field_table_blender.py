@@ -13,11 +13,11 @@ import pytest
 from tests.integration.conftest import MODULE
 
 table = importlib.import_module(f"{MODULE}.io.field_table")
-field_props = importlib.import_module(f"{MODULE}.io.blender.field_props")
-to_model = importlib.import_module(f"{MODULE}.io.blender.to_model")
+field_props = importlib.import_module(f"{MODULE}.io.blender.settings.field_props")
+to_model = importlib.import_module(f"{MODULE}.io.blender.bridge.to_model")
 panels = importlib.import_module(f"{MODULE}.panels.object_panels")
-vehicle_bridge = importlib.import_module(f"{MODULE}.io.blender.vehicle_bridge")
-snapshot = importlib.import_module(f"{MODULE}.io.blender.stored_settings").snapshot
+vehicle_bridge = importlib.import_module(f"{MODULE}.io.blender.bridge.vehicle_bridge")
+snapshot = importlib.import_module(f"{MODULE}.io.blender.settings.stored_settings").snapshot
 
 
 
@@ -166,7 +166,7 @@ def test_vehicle_rows_reach_the_model_and_back(clean_scene, helpers, group: str)
 
 
 def test_enum_items_map_to_model_values() -> None:
-    properties = importlib.import_module(f"{MODULE}.io.blender.properties")
+    properties = importlib.import_module(f"{MODULE}.io.blender.settings.properties")
     model = importlib.import_module(f"{MODULE}.io.model")
     for prop, mapping, values in (("motion_type", properties.MOTION_KIND, model.MOTION_KINDS),
                                   ("shape_type", properties.SHAPE_KIND, model.SHAPE_KINDS)):

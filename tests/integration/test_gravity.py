@@ -205,7 +205,7 @@ def test_gravity_on_a_collider_or_a_compound_part_is_said_not_written(clean_scen
 
 # -- storage, panel and operators ------------------------------------------------------------
 
-field_props = importlib.import_module(f"{MODULE}.io.blender.field_props")
+field_props = importlib.import_module(f"{MODULE}.io.blender.settings.field_props")
 table = importlib.import_module(f"{MODULE}.io.field_table")
 gravity_panels = importlib.import_module(f"{MODULE}.panels.gravity_panels")
 
@@ -317,7 +317,7 @@ def test_line_point_operators_edit_the_list_and_undo(clean_scene) -> None:
         pytest.approx((0, 2, 0)), pytest.approx((0, 2, 4))]
 
 
-validation = importlib.import_module(f"{MODULE}.io.blender.validation")
+validation = importlib.import_module(f"{MODULE}.io.blender.tools.validation")
 
 
 def test_check_physics_reports_the_shared_gravity_rules(clean_scene) -> None:
@@ -367,7 +367,7 @@ def test_overlay_builds_a_batch_per_volume_and_rebuilds_only_on_change(clean_sce
 
 
 gravity_preview = importlib.import_module(f"{MODULE}.io.blender.gravity.preview")
-native_rigid_body = importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+native_rigid_body = importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
 
 
 def test_preview_uses_the_world_gravity_and_names_the_volumes_it_cannot_show(

@@ -29,7 +29,7 @@ from tests.integration.test_meaning_roundtrip import export_logged
 from tests.support.schemas import load_gltf
 from tests.unit.test_meaning import CUBE_POINTS, CUBE_TRIANGLES
 
-validation = importlib.import_module(f"{MODULE}.io.blender.validation")
+validation = importlib.import_module(f"{MODULE}.io.blender.tools.validation")
 SHAPE_EXT = "OMI_physics_shape"
 #: World-space probes around and inside both volumes.
 PROBES = [np.array(p, float) for p in (

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Blender-side hulls (io/blender/hull.py): evaluated meshes, bmesh hulls, simplification."""
+"""Blender-side hulls (io/blender/tools/hull.py): evaluated meshes, bmesh hulls, simplification."""
 
 import bmesh
 import bpy
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gltf_physics.io import hull as pure_hull
-from gltf_physics.io.blender import hull
+from gltf_physics.io.blender.tools import hull
 from scripts.bench import uv_sphere_object
 
 SPHERE_VOLUME = 4 / 3 * np.pi

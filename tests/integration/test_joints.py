@@ -13,7 +13,7 @@ from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
 joints_core = importlib.import_module(f"{MODULE}.io.joints")
-bridge = importlib.import_module(f"{MODULE}.io.blender.joint_bridge")
+bridge = importlib.import_module(f"{MODULE}.io.blender.bridge.joint_bridge")
 registry = importlib.import_module(f"{MODULE}.io.codecs.registry")
 document = importlib.import_module(f"{MODULE}.io.document")
 diagnostics = importlib.import_module(f"{MODULE}.io.diagnostics")
@@ -297,7 +297,7 @@ def test_v1_joint_keeps_its_world_frame(clean_scene, tmp_path):
 
 # -- physics check: the authored joints behave as joints in Blender's rigid body world -------
 
-native = importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+native = importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
 
 
 def world_point(obj, local) -> Vector:

@@ -293,7 +293,7 @@ def test_ragdoll_joint_between_bodies_on_bones(clean_scene, fmt: str, tmp_path: 
     assert_valid(out)
     import_file(out)
     knee = next(o for o in bpy.data.objects if o.gltf_physics.joint_type == "HINGE")
-    from bl_ext.dev.gltf_physics.io.blender.joint_bridge import body_of
+    from bl_ext.dev.gltf_physics.io.blender.bridge.joint_bridge import body_of
 
     assert body_of(knee).name == "UpperBody"
     assert knee.gltf_physics.joint_connected_body.name == "LowerBody"

@@ -11,7 +11,7 @@ from mathutils import Matrix
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
-convert = importlib.import_module(f"{MODULE}.io.blender.native_convert")
+convert = importlib.import_module(f"{MODULE}.io.blender.tools.native_convert")
 native_ops = importlib.import_module(f"{MODULE}.operators.native")
 FROM, TO = convert.FROM_NATIVE, convert.TO_NATIVE
 KHR = "KHR_physics_rigid_bodies"

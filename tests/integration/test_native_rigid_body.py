@@ -18,7 +18,7 @@ ALL_LINEAR_LOCKED = {("linear", axis): LOCKED for axis in range(3)}
 @pytest.fixture
 def nrb():
     """The add-on's native_rigid_body module (imported once the add-on is enabled)."""
-    return importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+    return importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
 
 
 def _floor(kind: str = "mesh", **physics):

@@ -282,7 +282,7 @@ def test_instance_export_cost_is_linear(clean_scene, tmp_path):
 
     from tests.integration.conftest import MODULE
 
-    node_index = importlib.import_module(f"{MODULE}.io.blender.export.node_index")
+    node_index = importlib.import_module(f"{MODULE}.io.blender.exporter.node_index")
     calls = {"n": 0}
     original = node_index.NodeIndex._scope_of
 

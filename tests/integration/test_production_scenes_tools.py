@@ -403,7 +403,7 @@ def test_imported_parts_are_not_ours_and_a_look_alike_survives_a_run(clean_scene
     truck = bpy.data.objects["Truck"]
     imported = {o.name for o in truck.children_recursive}
     assert imported and all(n.startswith("Truck.part") for n in imported)
-    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    bridge = importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")
     core = importlib.import_module(f"{MODULE}.io.decomposition")
     run = bridge.decompose_now([truck], core.Settings(max_parts=2))
     assert imported <= {o.name for o in bpy.data.objects}  # a file's objects stay
@@ -527,7 +527,7 @@ def test_the_tags_stay_out_of_files_even_with_custom_properties_on(clean_scene, 
 
 def test_parts_saved_before_the_tags_are_still_replaced(clean_scene, ownership):
     pytest.importorskip("coacd", reason="coacd is not installed: make setup")
-    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    bridge = importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")
     truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
     old = h.set_physics(h.mesh_object("Truck.part001", size=0.5), shape_type="CONVEX",
                         collision_only=True)
@@ -766,7 +766,7 @@ def test_moving_a_filter_to_members_refuses_a_member_that_cannot_be_changed(
 
 
 def test_an_old_part_tag_counts_only_when_it_names_the_parent(clean_scene):
-    bridge = importlib.import_module(f"{MODULE}.io.blender.decomposition")
+    bridge = importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")
     truck = torus("Truck", motion_type="DYNAMIC", shape_type="TRIMESH")
     ours, other = (h.set_physics(h.mesh_object(f"Truck.part00{i}", size=0.5),
                                  shape_type="CONVEX", collision_only=True) for i in (1, 2))
@@ -783,7 +783,7 @@ def test_an_old_part_tag_counts_only_when_it_names_the_parent(clean_scene):
 
 
 def test_the_filter_fields_are_defined_once():
-    names = ("properties", "decomposition", "validation")
+    names = ("settings.properties", "tools.decomposition", "tools.validation")
     modules = [importlib.import_module(f"{MODULE}.io.blender.{n}") for n in names]
     assert all(m.FILTER_FIELDS is modules[0].FILTER_FIELDS for m in modules)
     assert not hasattr(modules[2], "_FILTER_FIELDS")

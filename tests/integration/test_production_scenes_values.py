@@ -263,7 +263,7 @@ def _fix(obj, code: str) -> str:
 def _apply_scale(obj) -> None:
     """The apply-scale Fix: through Check Physics and its Fix button where the check offers
     it; run directly where the scale is no problem (uniform, or a scaled box)."""
-    from gltf_physics.io.blender.validation import apply_fix, validate_scene
+    from gltf_physics.io.blender.tools.validation import apply_fix, validate_scene
 
     bpy.context.view_layer.update()
     codes = {p.code for p in validate_scene(bpy.context.scene)
@@ -627,7 +627,7 @@ def test_apply_scale_keeps_seat_points_and_wheel_size_in_the_world(clean_scene):
 
 
 def test_a_linked_scenes_layers_are_left_as_they_are(clean_scene, tmp_path):
-    from gltf_physics.io.blender.properties import distinct_layer_names
+    from gltf_physics.io.blender.settings.properties import distinct_layer_names
 
     clean_scene.name = "Kit"
     for _ in range(2):

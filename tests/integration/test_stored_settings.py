@@ -12,8 +12,8 @@ import pytest
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
-stored = importlib.import_module(f"{MODULE}.io.blender.stored_settings")
-from_model = importlib.import_module(f"{MODULE}.io.blender.from_model")
+stored = importlib.import_module(f"{MODULE}.io.blender.settings.stored_settings")
+from_model = importlib.import_module(f"{MODULE}.io.blender.bridge.from_model")
 model = importlib.import_module(f"{MODULE}.io.model")
 diagnostics = importlib.import_module(f"{MODULE}.io.diagnostics")
 

@@ -10,7 +10,7 @@ from mathutils import Matrix, Quaternion, Vector
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
-native = importlib.import_module(f"{MODULE}.io.blender.native_rigid_body")
+native = importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
 
 
 def test_copy_settings_to_selected(clean_scene):

@@ -13,8 +13,8 @@ from ...diagnostics import Report
 from ...field_table import GRAVITY, WORLD_GRAVITY, Field
 from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
 from ...model import Shape
-from ..collision_mesh import evaluated_triangles
-from ..field_props import to_blender, to_model
+from ..bridge.collision_mesh import evaluated_triangles
+from ..settings.field_props import to_blender, to_model
 from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES
 
 #: Shaped gravity's shape item → model kind, and back.

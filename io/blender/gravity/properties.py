@@ -21,7 +21,7 @@ from bpy.props import (
 
 from ...field_table import GRAVITY, WORLD_GRAVITY, family_min
 from ...rules import MIN_SIZE
-from ..field_props import annotations
+from ..settings.field_props import annotations
 
 GRAVITY_TYPE_ITEMS = (
     ("NONE", "None", "No gravity volume on this trigger"),

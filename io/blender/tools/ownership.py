@@ -5,7 +5,7 @@ removed; a name never counts (a user's "Truck.part001" is the user's).
 
 The tags are ID custom properties (`gltf_physics_made_by`: the tool, `gltf_physics_made_for`:
 the owner object). The export strips them from node extras even with *Custom Properties*
-on (io/blender/export_hooks.py). Shift+D of an owner with what was made for it points the
+on (io/blender/exporter/export_hooks.py). Shift+D of an owner with what was made for it points the
 copy's tag at the copied owner (Blender remaps the pointer within the duplicated objects); a
 helper copied without its owner stays made for the original owner.
 """

@@ -20,8 +20,8 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..background_job import BackgroundJob, JobCancelledError
-from ..decomposition import (
+from ...background_job import BackgroundJob, JobCancelledError
+from ...decomposition import (
     Decomposition,
     DecompositionError,
     MeshCheck,
@@ -31,11 +31,10 @@ from ..decomposition import (
     input_error,
     input_warnings,
 )
-from .collision_mesh import evaluated_triangles
+from ..bridge.collision_mesh import evaluated_triangles
+from ..settings.properties import FILTER_FIELDS
 from .hull import hull_mesh
-from .properties import FILTER_FIELDS
-from .property_copy import copy_group
-from .tools.ownership import (
+from .ownership import (
     CONVEX_PART,
     HULL_PROXY,
     IMPORT_PROXY,
@@ -45,6 +44,7 @@ from .tools.ownership import (
     mark,
     remove_made,
 )
+from .property_copy import copy_group
 
 #: The tag of parts made before the ownership tags (the owner's name); now `tools.ownership`.
 PART_TAG = "gltf_physics_convex_part"

@@ -11,7 +11,7 @@ import bmesh
 import bpy
 import numpy as np
 
-from ..hull import (
+from ...hull import (
     ENGINE_MAX_POINTS,
     HullResult,
     discard_interior,

@@ -4,16 +4,17 @@
 
 import bpy
 
-from ..joints import (
+from ...joints import (
     ANGULAR_SPAN,
     LINEAR_SPAN,
     match_preset,
     per_axis_limits,
     split_limits,
 )
-from ..model import JointDrive, JointLimit, JointSettings
-from .fitting import fit_signature, local_bounds
-from .joint_bridge import body_of, preset_of, settings_of
+from ...model import JointDrive, JointLimit, JointSettings
+from ..bridge.fitting import fit_signature, local_bounds
+from ..bridge.joint_bridge import body_of, preset_of, settings_of
+from ..bridge.to_model import dimensions_of
 from .native_common import (
     COLLECTION_COUNT,
     DEFAULT_COLLECTIONS,
@@ -31,7 +32,6 @@ from .native_common import (
     spring_suffix,
     step_time,
 )
-from .to_model import dimensions_of
 
 
 def to_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:

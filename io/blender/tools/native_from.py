@@ -4,13 +4,14 @@
 
 import bpy
 
-from ..joints import (
+from ...joints import (
     JointPreset,
     preset_limits,
 )
-from ..model import JointDrive, JointLimit, JointSettings
-from .fitting import apply_fit, fit_shape, local_bounds
-from .joint_bridge import body_of, reparent_keep_world, write_settings
+from ...model import JointDrive, JointLimit, JointSettings
+from ..bridge.fitting import apply_fit, fit_shape, local_bounds
+from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
+from ..settings.properties import MAX_LAYERS
 from .native_common import (
     DEFAULT_COLLECTIONS,
     KINDS,
@@ -27,8 +28,7 @@ from .native_common import (
     spring_suffix,
     step_time,
 )
-from .properties import MAX_LAYERS
-from .tools.ownership import JOINT, link_like, mark
+from .ownership import JOINT, link_like, mark
 
 
 def from_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What both directions of the native rigid body conversion share (io/blender/native_convert.py):
-constants, Blender's shape sizing and small helpers."""
+"""What both directions of the native rigid body conversion share
+(io/blender/tools/native_convert.py): constants, Blender's shape sizing and small helpers."""
 
 import math
 import re
@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import bpy
 
-from .fitting import Fit, fit_shape
-from .properties import MAX_LAYERS
+from ..bridge.fitting import Fit, fit_shape
+from ..settings.properties import MAX_LAYERS
 
 FROM_NATIVE = "FROM_NATIVE"
 TO_NATIVE = "TO_NATIVE"

@@ -22,24 +22,17 @@ from typing import Any
 
 import bpy
 
-from ..codecs.common import Encoded
-from ..codecs.registry import encode_document
-from ..diagnostics import Report
-from ..layer_names import unique_name
-from ..model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
-from ..structure import STATIC_IN_MOVING_CODE, kind_in_target
-from ..vehicle_model import VehicleScene
-from . import gltf_compat
-from .collision_mesh import gltf_mesh_from_object
-from .export.node_index import NodeIndex
-from .gravity.bridge import shape_mesh_object
-from .gravity.export import export_gravity, has_world_gravity
-from .joint_bridge import body_of, on_bone_node
-from .joint_export import JointExport, has_body_or_shape
-from .mass_bridge import BodyMass
-from .properties import MESH_SHAPE_ITEMS
-from .stored_settings import snapshot
-from .to_model import (
+from ...codecs.common import Encoded
+from ...codecs.registry import encode_document
+from ...diagnostics import Report
+from ...layer_names import unique_name
+from ...model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
+from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
+from ...vehicle_model import VehicleScene
+from .. import gltf_compat
+from ..bridge.collision_mesh import gltf_mesh_from_object
+from ..bridge.joint_bridge import body_of, on_bone_node
+from ..bridge.to_model import (
     MOTION_KEY,
     SHAPE_PART_KEY,
     compound_trigger_members,
@@ -48,7 +41,14 @@ from .to_model import (
     motion_of,
     placement_of,
 )
-from .vehicle_bridge import has_vehicle_data, vehicle_node_of
+from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
+from ..gravity.bridge import shape_mesh_object
+from ..gravity.export import export_gravity, has_world_gravity
+from ..settings.properties import MESH_SHAPE_ITEMS
+from ..settings.stored_settings import snapshot
+from .joint_export import JointExport, has_body_or_shape
+from .mass_bridge import BodyMass
+from .node_index import NodeIndex
 
 PENDING_KEY = "gltf_physics_pending"
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node

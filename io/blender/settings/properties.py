@@ -20,16 +20,16 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..field_table import ENGINE_COMBINE_ITEM, FIELDS, blender_min, rows
-from ..layer_names import unique_name
-from ..model import MESH_SHAPES
-from ..rules import MIN_SIZE
-from .field_props import annotations
-from .gravity.properties import (
+from ...field_table import ENGINE_COMBINE_ITEM, FIELDS, blender_min, rows
+from ...layer_names import unique_name
+from ...model import MESH_SHAPES
+from ...rules import MIN_SIZE
+from ..gravity.properties import (
     GltfPhysicsGravityFields,
     GltfPhysicsGravityPoint,
     GltfPhysicsWorldGravityFields,
 )
+from .field_props import annotations
 from .joint_properties import (
     GltfPhysicsJointDriveProperties,
     GltfPhysicsJointFields,

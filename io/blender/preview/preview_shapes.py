@@ -11,9 +11,9 @@ import bmesh
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from .fitting import Fit, fit_shape, fit_signature, local_bounds
-from .native_common import NATIVE_MESH_SHAPE, TOLERANCE
-from .to_model import dimensions_of
+from ..bridge.fitting import Fit, fit_shape, fit_signature, local_bounds
+from ..bridge.to_model import dimensions_of
+from ..tools.native_common import NATIVE_MESH_SHAPE, TOLERANCE
 
 if TYPE_CHECKING:
     from .native_rigid_body import PreviewBody

@@ -11,16 +11,17 @@ from dataclasses import dataclass, field, replace
 
 import bpy
 
-from .. import rules
-from ..rules import MIN_SIZE
-from .fitting import local_bounds
-from .gravity.checks import gravity_findings
-from .joint_bridge import body_of
-from .properties import FILTER_FIELDS, MESH_SHAPE_ITEMS
-from .to_model import compound_trigger_members
+from ... import rules
+from ...rules import MIN_SIZE
+from ..bridge.fitting import local_bounds
+from ..bridge.joint_bridge import body_of
+from ..bridge.to_model import compound_trigger_members
+from ..gravity.checks import gravity_findings
+from ..settings.properties import FILTER_FIELDS, MESH_SHAPE_ITEMS
 
 THIN = 0.01
-#: A moving mesh's fix where CoACD is available: convex decomposition (io/blender/decomposition.py).
+#: A moving mesh's fix where CoACD is available: convex decomposition
+#: (io/blender/tools/decomposition.py).
 DECOMPOSE_FIX = "convex-decompose"
 SHAPE_FIXES = {"make-convex": ("CONVEX", "Convex Hull"), "make-box": ("BOX", "Box"),
                "make-sphere": ("SPHERE", "Sphere")}
@@ -171,7 +172,7 @@ def _is_vehicle(obj: bpy.types.Object) -> bool:
 def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
     """Convex parts of the mesh the shape uses (a proxy's, an Empty's too) where CoACD is
     available, else one hull."""
-    from ..decomposition import missing_reason  # numpy only when a moving mesh is found
+    from ...decomposition import missing_reason  # numpy only when a moving mesh is found
     from .decomposition import targets
 
     return DECOMPOSE_FIX if targets([obj]) == [obj] and not missing_reason() else "make-convex"
@@ -179,7 +180,7 @@ def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     """Apply one fix; returns what was done. ValueError when `obj` cannot be changed."""
-    from .tools.editable import editable_problem
+    from .editable import editable_problem
 
     problem = editable_problem(obj, mesh=fix == "apply-scale")
     if problem:
@@ -221,8 +222,8 @@ def _decompose(obj: bpy.types.Object) -> str:
 
 
 def _move_filter_to_members(obj: bpy.types.Object) -> str:
+    from .editable import refusal
     from .property_copy import copy_group
-    from .tools.editable import refusal
 
     members = compound_trigger_members(obj)  # the export's rule: opted-out shapes stay
     problem = refusal(members)  # every member is written to, or none

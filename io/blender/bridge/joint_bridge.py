@@ -4,8 +4,8 @@
 import bpy
 from mathutils import Matrix
 
-from ..joints import JointPreset, match_preset, normalized, preset_limits
-from ..model import JointDrive, JointLimit, JointSettings
+from ...joints import JointPreset, match_preset, normalized, preset_limits
+from ...model import JointDrive, JointLimit, JointSettings
 
 AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
 AXIS_NAMES = ("X", "Y", "Z")

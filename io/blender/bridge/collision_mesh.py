@@ -7,7 +7,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from . import gltf_compat
+from .. import gltf_compat
 
 
 def evaluated_triangles(

@@ -8,9 +8,9 @@ from typing import Any
 
 import bpy
 
-from .. import axes
-from ..diagnostics import Report
-from ..model import (
+from ... import axes
+from ...diagnostics import Report
+from ...model import (
     MESH_SHAPES,
     Collider,
     CollisionFilter,
@@ -20,9 +20,9 @@ from ..model import (
     Shape,
     Trigger,
 )
-from .field_props import write_values
-from .properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
-from .stored_settings import defaults_of, is_untouched
+from ..settings.field_props import write_values
+from ..settings.properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
+from ..settings.stored_settings import defaults_of, is_untouched
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
 EMPTY_DISPLAY = {"box": "CUBE", "cylinder": "CUBE", "plane": "CUBE", "sphere": "SPHERE",

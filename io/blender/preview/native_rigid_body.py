@@ -39,9 +39,9 @@ from dataclasses import dataclass
 
 import bpy
 
-from ..joints import per_axis_limits
-from .joint_bridge import body_of, settings_of
-from .native_common import COLLECTION_COUNT
+from ...joints import per_axis_limits
+from ..bridge.joint_bridge import body_of, settings_of
+from ..tools.native_common import COLLECTION_COUNT
 from .preview_shapes import HELPER_TAG, add_shapes, box_mesh, new_helper
 
 RIGID_BODY_TAG = "gltf_physics_preview_rigid_body"

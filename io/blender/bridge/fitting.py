@@ -7,7 +7,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..rules import MIN_SIZE  # the fitted size floor is the degenerate-size bound
+from ...rules import MIN_SIZE  # the fitted size floor is the degenerate-size bound
 
 FITTABLE_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META", "CURVES", "POINTCLOUD"})
 

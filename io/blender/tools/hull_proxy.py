@@ -3,9 +3,9 @@
 
 import bpy
 
-from ..hull import ENGINE_MAX_POINTS
+from ...hull import ENGINE_MAX_POINTS
 from .hull import hull_mesh, simplify_object_hull
-from .tools.ownership import HULL_PROXY, link_like, made_by, mark, remove_mesh
+from .ownership import HULL_PROXY, link_like, made_by, mark, remove_mesh
 
 HULL_SUFFIX = ".hull"
 

@@ -6,10 +6,10 @@ from dataclasses import astuple
 
 import bpy
 
-from ..model import PhysicsMaterial
-from ..numbers import canon
-from ..vehicle_model import HoverThruster, Seat, Thruster, VehicleBody, VehicleNode, Wheel
-from .field_props import values_of, write_values
+from ...model import PhysicsMaterial
+from ...numbers import canon
+from ...vehicle_model import HoverThruster, Seat, Thruster, VehicleBody, VehicleNode, Wheel
+from ..settings.field_props import values_of, write_values
 from .from_model import PropertyWriter
 from .to_model import material_of
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty
 
-from .. import axes
-from ..field_table import Field, props_of, rows
+from ... import axes
+from ...field_table import Field, props_of, rows
 
 
 def annotations(table: Iterable[Field]) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from typing import Any
 import bpy
 from mathutils import Quaternion
 
-from ..codecs.khr import BODIES_EXT
-from ..codecs.registry import (
+from ...codecs.khr import BODIES_EXT
+from ...codecs.registry import (
     HANDLED_EXTENSIONS,
     IGNORED_EXTENSIONS,
     decode_document,
@@ -21,21 +21,21 @@ from ..codecs.registry import (
     decode_vehicle_document,
     report_ignored,
 )
-from ..diagnostics import Report
-from ..document import DocumentView, NodeView
-from ..gravity import GravityScene
-from ..joints import settings_to_blender
-from ..model import Joint, PhysicsScene
-from ..structure import static_partner
-from ..vehicle_model import VehicleScene
-from . import gltf_compat
-from .collision_mesh import blender_mesh_from_gltf
-from .from_model import PropertyWriter
-from .gravity.bridge import write_gravity, write_world_gravity
-from .joint_bridge import body_of, reparent_keep_world, write_settings
-from .stored_settings import GROUP
-from .tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, mark
-from .vehicle_bridge import write_vehicle_node
+from ...diagnostics import Report
+from ...document import DocumentView, NodeView
+from ...gravity import GravityScene
+from ...joints import settings_to_blender
+from ...model import Joint, PhysicsScene
+from ...structure import static_partner
+from ...vehicle_model import VehicleScene
+from .. import gltf_compat
+from ..bridge.collision_mesh import blender_mesh_from_gltf
+from ..bridge.from_model import PropertyWriter
+from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
+from ..bridge.vehicle_bridge import write_vehicle_node
+from ..gravity.bridge import write_gravity, write_world_gravity
+from ..settings.stored_settings import GROUP
+from ..tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, mark
 
 LOG = logging.getLogger(__name__)
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node

@@ -5,12 +5,12 @@ from typing import Any
 
 import bpy
 
-from .. import axes
-from ..joints import settings_to_gltf
-from ..model import Joint
-from ..structure import joint_needs_own_node
-from . import gltf_compat
-from .joint_bridge import body_of, settings_of
+from ... import axes
+from ...joints import settings_to_gltf
+from ...model import Joint
+from ...structure import joint_needs_own_node
+from .. import gltf_compat
+from ..bridge.joint_bridge import body_of, settings_of
 
 
 def has_body_or_shape(props: Any) -> bool:

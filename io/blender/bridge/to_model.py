@@ -8,11 +8,11 @@ from typing import Any
 import bpy
 from mathutils import Quaternion
 
-from .. import axes
-from ..model import INFINITE, CollisionFilter, Motion, PhysicsMaterial, Shape
-from .field_props import sharing_key, values_of
+from ... import axes
+from ...model import INFINITE, CollisionFilter, Motion, PhysicsMaterial, Shape
+from ..settings.field_props import sharing_key, values_of
+from ..settings.properties import MESH_SHAPE_ITEMS, MOTION_KIND, SHAPE_KIND
 from .fitting import Fit, fit_shape, local_bounds
-from .properties import MESH_SHAPE_ITEMS, MOTION_KIND, SHAPE_KIND
 
 OFFSET_EPSILON = 1e-6
 ROTATION_EPSILON = 1e-6

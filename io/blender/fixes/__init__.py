@@ -1,2 +1,0 @@
-# SPDX-License-Identifier: GPL-3.0-or-later
-"""Check Physics fixes that need more than a setting change (io/blender/validation.py)."""
