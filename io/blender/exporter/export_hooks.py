@@ -26,7 +26,7 @@ from ...codecs.common import Encoded
 from ...codecs.registry import encode_document
 from ...diagnostics import Report
 from ...layer_names import unique_name
-from ...model import Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
+from ...model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
 from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
@@ -236,7 +236,7 @@ class PhysicsExportExtension(JointExport):
                     node.children.append(shape_node)
                 shape_part = self._shape_part(props, placement.shape)
         if motion is not None:
-            motion = self._resolved(motion, obj, placement)
+            motion = self._resolved(motion, obj, placement, props)
         if shape_node is node and shape_part is not None:
             body = self._merged(motion, shape_part)
             shape_part = None
@@ -263,8 +263,12 @@ class PhysicsExportExtension(JointExport):
         key = ("motion", yup, MOTION_KEY(props))
         return self._share(key, lambda: motion_of(props, yup))
 
-    def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
+    def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any, props: Any) -> Motion:
         """The motion with what the format cannot leave to the engine computed (shared)."""
+        centre = motion.center_of_mass
+        if (centre is not None if self.format == "OMI" else centre != ZERO3) \
+                and (motion.inertia_diagonal is not None or not any(props.lock_rotation)):
+            return motion  # nothing to compute (mass_properties.centre_in_target's cases)
         if self.body_mass is None:
             self.body_mass = BodyMass(self.yup, self.report)
         resolved = self.body_mass.resolve(motion, obj, self.format, own)

@@ -116,7 +116,15 @@ class BodyMass:
 
     def _has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` (below no other body) carries a collider."""
-        return any(obj is not body for obj in self._colliders_of(body))
+        stack = list(self._children_of(body))
+        while stack:
+            obj = stack.pop()
+            if obj.gltf_physics.motion_type != "NONE":
+                continue
+            if _is_collider(obj):
+                return True
+            stack.extend(self._children_of(obj))
+        return False
 
     def _colliders_of(self, body: bpy.types.Object) -> Iterator[bpy.types.Object]:
         """The body and its descendants up to other bodies that carry a collider shape."""
