@@ -378,13 +378,11 @@ def _stored(bound: Bound) -> float | None:
 
 def blender_min(prop: str) -> float | None:
     """A quirk property's hard minimum: the loosest bound the written families state for its
-    keys, as Blender stores it (a family stating none, OMI's mass, gives the value no meaning
-    below the others' and does not loosen it)."""
+    keys, as Blender stores it; a family stating no bound (OMI's mass) leaves it unbounded,
+    so every schema-valid value is kept. A family without the key does not count."""
     mins = [_stored(bounds[key]) for family in WRITTEN_FAMILIES
-            for key in QUIRK_PROPS[prop]
-            if (bounds := SCHEMA_BOUNDS[family]).get(key, ANY_NUMBER) != ANY_NUMBER]
-    known = [m for m in mins if m is not None]
-    return min(known) if known else None
+            for key in QUIRK_PROPS[prop] if key in (bounds := SCHEMA_BOUNDS[family])]
+    return None if None in mins or not mins else min(m for m in mins if m is not None)
 
 
 def family_min(family: Family, obj: str, key: str) -> float | None:
@@ -394,16 +392,16 @@ def family_min(family: Family, obj: str, key: str) -> float | None:
 
 
 @cache
-def read_minimum(obj: str, key: str) -> float:
-    """The least value a reader accepts for a quirk field, in any family and revision: the
-    loosest bound stated (an exclusive 0 is read as 0, then repaired and reported as
-    degenerate; a family stating no bound, OMI's mass, does not loosen it, as in
-    `blender_min`)."""
-    stated = [0.0 if bound.positive else bound.minimum
-              for bounds in SCHEMA_BOUNDS.values()
-              if (bound := bounds.get((obj, key), ANY_NUMBER)) != ANY_NUMBER]
+def read_minimum(obj: str, key: str, families: tuple[Family, ...] = ("KHR", "KHR_2024", "OMI")
+                 ) -> float:
+    """The least value a reader of `families` accepts for a quirk field: the loosest bound
+    those of them that have the field state (an exclusive 0 is read as 0, then repaired and
+    reported as degenerate; a family stating no bound, OMI's mass, accepts any number).
+    Each family's decoder passes its own families."""
+    stated = [0.0 if bound.positive else bound.minimum for family in families
+              if (bound := SCHEMA_BOUNDS[family].get((obj, key))) is not None]
     known = [m for m in stated if m is not None]
-    return min(known) if known else -math.inf
+    return -math.inf if not stated or len(known) < len(stated) else min(known)
 
 
 @cache

@@ -57,6 +57,9 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
         note = gravity_preview.preview_note(scene)
         if note:
             self.report({"WARNING"}, note[0].upper() + note[1:])
+        mass = native_rigid_body.mass_note(bodies)
+        if mass:
+            self.report({"WARNING"}, mass)
         return {"FINISHED"}
 
 

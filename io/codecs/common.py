@@ -252,11 +252,14 @@ def encode_motion_fields(
     encode_fields(motion, field_table.MOTION, out, where, report)
 
 
-def decode_motion_fields(obj: Mapping[str, Json], where: str, read: JsonReader) -> dict[str, Any]:
-    """The motion fields as `Motion` keyword arguments, as written: a family's decoder then
-    resolves what its absent values and zeros mean."""
+def decode_motion_fields(
+    obj: Mapping[str, Json], where: str, read: JsonReader, family: field_table.Family,
+) -> dict[str, Any]:
+    """The motion fields as `Motion` keyword arguments, as written (the mass within `family`'s
+    bound): a family's decoder then resolves what its absent values and zeros mean."""
     fields: dict[str, Any] = {
-        "mass": read.opt_number(obj, "mass", where, minimum=_least("motion", "mass")),
+        "mass": read.opt_number(obj, "mass", where,
+                                minimum=_least("motion", "mass", (family,))),
         "center_of_mass": read.vector(obj, "centerOfMass", where, 3),
         **decode_fields(obj, field_table.MOTION, where, read),
     }

@@ -98,7 +98,7 @@ def _encode_node(ref: Hashable, physics: NodePhysics, nodes: NodeEncoder) -> dic
         written: dict[str, Any] = {}
         if motion.kind == "kinematic":
             written["isKinematic"] = True
-        _encode_mass_fields(motion, written)
+        _encode_mass_fields(motion, written, where, nodes.report)
         encode_motion_fields(motion, written, where, nodes.report)
         # Writers drop empty objects (Blender's glTF exporter does), which would leave no motion.
         payload["motion"] = written or {"isKinematic": False}
@@ -135,9 +135,13 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
     )
 
 
-def _encode_mass_fields(motion: Motion, out: dict[str, Any]) -> None:
-    """Mass, centre of mass and inertia: absent is computed, 0 is infinite."""
-    if motion.mass is not None:
+def _encode_mass_fields(motion: Motion, out: dict[str, Any], where: str, report: Report) -> None:
+    """Mass, centre of mass and inertia: absent is computed, 0 is infinite. A finite mass of 0
+    or less (OMI's) KHR cannot say (its 0 is infinite, below 0 invalid): omitted, reported."""
+    if motion.mass is not None and motion.mass <= 0:
+        report.warn("khr-mass-not-positive", where, f"a mass of {motion.mass:g} kg: KHR has "
+                    "none of 0 or less (its 0 is infinite); not written, the engine computes it")
+    elif motion.mass is not None:
         out["mass"] = 0.0 if math.isinf(motion.mass) else canon(motion.mass)
     if motion.center_of_mass is not None:
         out["centerOfMass"] = canon_list(motion.center_of_mass)
@@ -150,7 +154,7 @@ def _encode_mass_fields(motion: Motion, out: dict[str, Any]) -> None:
 def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
     """KHR motion: dynamic, or kinematic with `isKinematic`; mass and inertia components of 0
     are infinite, absent ones computed by the engine."""
-    fields = decode_motion_fields(obj, where, read)
+    fields = decode_motion_fields(obj, where, read, "KHR")
     kinematic = read.boolean(obj, "isKinematic", where, False)
     if fields["mass"] == 0.0:
         fields["mass"] = INFINITE

@@ -212,13 +212,13 @@ def _decode_joints(view: DocumentView, read: JsonReader, scene: PhysicsScene) ->
 
 
 def _decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:
-    fields = decode_motion_fields(obj, where, read)
+    fields = decode_motion_fields(obj, where, read, "OMI")
     if "type" in obj:
         kind = read.choice(obj, "type", where, MOTION_KINDS, "dynamic")
     else:
         kind = "kinematic" if obj.get("isKinematic") is True else "dynamic"
         read.report.warn("motion-without-type", where, f"motion without type read as {kind}")
-    if fields["mass"] is None or fields["mass"] == 0:
+    if fields["mass"] is None:  # any number is OMI's mass, 0 and below included
         fields["mass"] = OMI_MASS
     if fields["center_of_mass"] is None:
         fields["center_of_mass"] = ZERO3

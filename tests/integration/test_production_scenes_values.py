@@ -109,7 +109,7 @@ def test_slider_bounds_are_soft_and_schema_bounds_hard(clean_scene):
         return prop.hard_min, prop.soft_min, prop.soft_max, prop.hard_max
 
     mass, inertia = bounds("mass"), bounds("inertia_diagonal")
-    assert 0 < mass[0] < 1e-30 and mass[1] == pytest.approx(0.001)
+    assert mass[0] < -1e30 and mass[1] == pytest.approx(0.001)  # OMI's mass: any number
     assert 0 < inertia[0] < 1e-30 and inertia[1] == pytest.approx(1e-6)
     gyro, angle = bounds("vehicle_gyro_torque"), bounds("seat_angle")
     radius = bounds("wheel_radius")
@@ -795,9 +795,14 @@ def test_quirk_properties_take_their_hard_minimum_from_the_table(clean_scene):
     from gltf_physics.io.field_table import QUIRK_PROPS, blender_min
 
     rna = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties
+    lowest_float32 = -3.4028234663852886e38  # Blender's hard_min when none is given
     for prop in QUIRK_PROPS:
-        assert rna[prop].hard_min == pytest.approx(blender_min(prop), rel=1e-6, abs=0), prop
+        least = blender_min(prop)
+        expected = lowest_float32 if least is None else least
+        assert rna[prop].hard_min == pytest.approx(expected, rel=1e-6, abs=0), prop
     assert rna["radius"].hard_min == 0.0  # OMI's sphere may be 0: the loosest family wins
+    assert blender_min("mass") is None  # OMI's mass has no bound: any value is stored
+    assert rna["mass"].soft_min == pytest.approx(0.001)  # the slider keeps its floor
 
 
 def test_a_zero_radius_sphere_stays_zero_in_omi_and_valid_in_khr(clean_scene, tmp_path, caplog):
@@ -817,3 +822,78 @@ def test_a_zero_radius_sphere_stays_zero_in_omi_and_valid_in_khr(clean_scene, tm
         radii[fmt] = (shape["sphere"]["radius"], [line for line in log if "radius 0" in line])
     assert radii["OMI"] == (0, [])
     assert 0 < radii["KHR"][0] < 1e-30 and len(radii["KHR"][1]) == 1
+
+
+OMI_MASSES = {"Neg": -2.0, "Zero": 0.0, "Tiny": 1e-30}  # OMI's schema states no bound
+
+
+def _omi_masses_file(tmp_path: Path) -> Path:
+    """Three dynamic boxes exported to OMI, then given masses another OMI tool may write."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    for i, name in enumerate(OMI_MASSES):
+        h.set_physics(h.mesh_object(name, location=(3 * i, 0, 0)), motion_type="DYNAMIC",
+                      shape_type="BOX", mass_mode="VALUE")
+    gltf = h.export(tmp_path / "boxes.gltf", "OMI")
+    for name, mass in OMI_MASSES.items():
+        _body(gltf, name, "OMI")["motion"]["mass"] = mass
+    edited = tmp_path / "omi_masses.gltf"
+    edited.write_text(json.dumps(gltf))
+    h.assert_valid(edited)
+    return edited
+
+
+def _masses(gltf: dict, fmt: str) -> dict:
+    return {name: _body(gltf, name, fmt)["motion"].get("mass") for name in OMI_MASSES}
+
+
+def _said(log: list[str]) -> list[str]:
+    return [line for line in log if line.endswith("[khr-mass-not-positive]")]
+
+
+def test_any_omi_mass_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
+    from tests.integration.test_meaning_roundtrip import export_logged
+
+    edited = _omi_masses_file(tmp_path)
+    source = load_gltf(edited)
+    h.import_file(edited)
+    for name, mass in OMI_MASSES.items():
+        props = bpy.data.objects[name].gltf_physics
+        assert (props.mass_mode, props.mass) == ("VALUE", pytest.approx(mass, rel=1e-6)), name
+    exported = {}
+    for fmt in FORMATS:
+        path = tmp_path / f"again_{fmt}.gltf"
+        log = export_logged(path, fmt, caplog)
+        h.assert_valid(path)
+        exported[fmt] = (_masses(load_gltf(path), fmt), _said(log))
+    converted = {}
+    for fmt in FORMATS:
+        report = Report()
+        out = convert_document(copy.deepcopy(source), fmt, report=report,
+                               base_dir=edited.parent)
+        path = tmp_path / f"converted_{fmt}.gltf"
+        path.write_text(json.dumps(out))
+        h.assert_valid(path)
+        converted[fmt] = (_masses(out, fmt), report.codes().count("khr-mass-not-positive"))
+    assert exported["OMI"][0] == converted["OMI"][0] == pytest.approx(OMI_MASSES, rel=1e-6)
+    assert exported["OMI"][1] == [] and converted["OMI"][1] == 0
+    # KHR: 0 is infinite and below 0 invalid; omitted (engine-computed), said once per body.
+    khr = {"Neg": None, "Zero": None, "Tiny": pytest.approx(1e-30, rel=1e-6)}
+    assert exported["KHR"][0] == khr and converted["KHR"][0] == khr
+    assert len(exported["KHR"][1]) == 2 and converted["KHR"][1] == 2
+    assert all(("Neg" in line) != ("Zero" in line) for line in exported["KHR"][1])
+
+
+def test_the_preview_raises_a_mass_below_blenders_and_says_so(clean_scene, tmp_path):
+    from gltf_physics.io.blender.preview import native_rigid_body as nrb
+
+    h.import_file(_omi_masses_file(tmp_path))
+    scene = bpy.context.scene
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}  # the operator says the note
+    least = nrb.blender_least_mass()
+    bodies = [bpy.data.objects[name] for name in OMI_MASSES]
+    assert {obj.name: obj.rigid_body.mass for obj in bodies} == dict.fromkeys(OMI_MASSES, least)
+    note = nrb.mass_note(bodies)
+    assert all(name in note for name in OMI_MASSES) and note.count("\n") == 0
+    assert [obj.gltf_physics.mass for obj in bodies] == pytest.approx([-2.0, 0.0, 1e-30])
+    assert nrb.mass_note([]) == ""
+    nrb.remove_preview(scene)

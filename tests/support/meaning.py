@@ -361,7 +361,8 @@ def _compare_bodies(x: BodyMeaning, y: BodyMeaning, out: _Diffs) -> None:
     infinite = x.mass is not None and math.isinf(x.mass)
     out.check(s, "kind", x.kind, y.kind,
               "KHR" if x.kind == "static" else "OMI" if infinite else "")
-    out.check(s, "mass", x.mass, y.mass, "OMI" if x.mass is None or math.isinf(x.mass) else "")
+    out.check(s, "mass", x.mass, y.mass, "OMI" if x.mass is None or math.isinf(x.mass)
+              else "KHR" if x.mass <= 0 else "")  # KHR has no mass of 0 or less (OMI's)
     out.check(s, "world centre of mass", _point(x.world, x.center_of_mass),
               _point(y.world, y.center_of_mass))
     ix, iy = x.inertia, y.inertia

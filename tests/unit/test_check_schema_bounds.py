@@ -7,6 +7,7 @@ infinite), and Blender's hard minimum is the loosest of the written families' bo
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
@@ -95,7 +96,7 @@ def test_table_says_what_the_schema_says(family: str, part: str, key: str) -> No
 def test_blender_minimum_is_the_loosest_written_bound() -> None:
     tiny = table.SMALLEST_POSITIVE
     assert {prop: table.blender_min(prop) for prop in table.QUIRK_PROPS} == {
-        "mass": tiny,  # KHR: 0 is infinite (Blender's Infinite mode); OMI states no bound
+        "mass": None,  # OMI states no bound: any schema-valid OMI mass is stored
         "inertia_diagonal": tiny,
         "box_size": tiny,  # > 0 in both
         "radius": 0.0,  # KHR > 0, OMI ≥ 0
@@ -108,24 +109,33 @@ def test_blender_minimum_is_the_loosest_written_bound() -> None:
 @pytest.mark.parametrize(("obj", "key"), sorted({k for b in table.SCHEMA_BOUNDS.values()
                                                   for k in b}))
 def test_readers_take_their_bounds_from_the_table(obj, key) -> None:
-    """What a reader accepts is the loosest bound any family states (an exclusive 0 read as
-    0, then repaired); below it the value is reported, at it the value is read."""
-    stated = [0.0 if b.positive else b.minimum for bounds in table.SCHEMA_BOUNDS.values()
-              if (b := bounds.get((obj, key), table.ANY_NUMBER)) != table.ANY_NUMBER]
-    assert table.read_minimum(obj, key) == min(m for m in stated if m is not None)
+    """What a reader of some families accepts is the loosest bound those stating the field give
+    (an exclusive 0 read as 0, then repaired; a stated "any number" accepts all)."""
+    for families in [("KHR",), ("OMI",), ("KHR", "KHR_2024"), tuple(table.SCHEMA_BOUNDS)]:
+        bounds = [b for f in families if (b := table.SCHEMA_BOUNDS[f].get((obj, key)))]
+        stated = [0.0 if b.positive else b.minimum for b in bounds]
+        expected = -math.inf if not bounds or None in stated else min(stated)
+        assert table.read_minimum(obj, key, families) == expected, families
 
 
-@pytest.mark.parametrize("value", [-1.0, 0.0, 1e-30])
-def test_the_motion_reader_applies_the_tables_mass_bound(value) -> None:
+def test_each_family_reads_mass_within_its_own_bound() -> None:
+    """KHR's mass is ≥ 0 (below: reported, computed); OMI's is any number."""
+    assert table.read_minimum("motion", "mass", ("KHR",)) == 0.0
+    assert table.read_minimum("motion", "mass", ("OMI",)) == -math.inf
+
+
+@pytest.mark.parametrize("family", ["KHR", "OMI"])
+@pytest.mark.parametrize("value", [-2.0, -1.0, 0.0, 1e-30])
+def test_the_motion_reader_applies_the_tables_mass_bound(value, family) -> None:
     from gltf_physics.io.codecs.common import decode_motion_fields
     from gltf_physics.io.diagnostics import Report
     from gltf_physics.io.json_read import JsonReader
 
     report = Report()
-    fields = decode_motion_fields({"mass": value, "inertiaDiagonal": [value] * 3}, "/m",
-                                  JsonReader(report))
-    least = table.read_minimum("motion", "mass")
-    if value < least:
-        assert fields["mass"] is None and report.issues
+    fields = decode_motion_fields({"mass": value, "inertiaDiagonal": [abs(value)] * 3}, "/m",
+                                  JsonReader(report), family)
+    if family == "KHR" and value < 0:
+        assert fields["mass"] is None and report.codes() == ["out-of-range"]
     else:
-        assert fields["mass"] == value and fields["inertia_diagonal"] == (value,) * 3
+        assert fields["mass"] == value and report.issues == []
+        assert fields["inertia_diagonal"] == (abs(value),) * 3

@@ -131,7 +131,7 @@ class PropertyWriter:
         props.motion_type = MOTION_ITEM[motion.kind]
         mass = motion.mass
         props.mass_mode = "AUTO" if mass is None else "INFINITE" if math.isinf(mass) else "VALUE"
-        props.mass = mass if mass is not None and 0 < mass < math.inf else 1.0
+        props.mass = 1.0 if mass is None or math.isinf(mass) else mass  # any finite mass
         props.center_of_mass_mode = "AUTO" if motion.center_of_mass is None else "CUSTOM"
         props.center_of_mass = axes.vector_to_blender(motion.center_of_mass or (0, 0, 0), yup)
         props.inertia_mode = "AUTO" if motion.inertia_diagonal is None else "CUSTOM"

@@ -73,13 +73,13 @@ class BodyMass:
         if part is None:
             self.report.warn("inertia-not-computed", body.name, "rotation locked but no collider "
                              "has volume: free moments written for a 1 m cube of the mass")
-            mass = motion.mass if motion.mass is not None and motion.mass < INFINITE else 1.0
+            mass = motion.mass if motion.mass is not None and 0 < motion.mass < INFINITE else 1.0
             return tuple(INFINITE if lock else mass / 6.0 for lock in locks)
         mass = motion.mass
-        if mass is None or mass == INFINITE:
+        if mass is None or not 0 < mass < INFINITE:  # automatic, infinite, or 0 or less (OMI)
             mass = part.volume * ASSUMED_DENSITY
             self.report.warn("inertia-assumed-density", body.name,
-                             f"rotation locked with an automatic mass: free moments written for "
+                             f"rotation locked without a positive mass: free moments written for "
                              f"{ASSUMED_DENSITY:g} kg/m³ ({mass:.4g} kg)")
         # The body axes about the centre of mass (about the origin when it is custom).
         inertia = part.inertia(mass)

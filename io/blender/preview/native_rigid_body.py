@@ -2,7 +2,8 @@
 """Simulate gltf_physics bodies with Blender's own rigid body world (Bullet), for previews.
 
 Mapping (≈ marks an approximation):
-- DYNAMIC → ACTIVE with the mass; KINEMATIC → ACTIVE + Animated; STATIC, and a collider with
+- DYNAMIC → ACTIVE with the mass (≈ at least Blender's 0.001 kg; `mass_note` names the
+  bodies raised); KINEMATIC → ACTIVE + Animated; STATIC, and a collider with
   motion None and no body above it → PASSIVE. Damping is 0 (glTF has none).
 - BOX, SPHERE, CAPSULE, CYLINDER → the same Blender shape; CONVEX → CONVEX_HULL and TRIMESH
   → MESH of the evaluated mesh. Blender sizes a shape from the object's bounds and centres it
@@ -357,12 +358,29 @@ def _simulated(
     return anchor
 
 
+def blender_least_mass() -> float:
+    """The least mass Blender's rigid body takes (its hard minimum)."""
+    return bpy.types.RigidBodyObject.bl_rna.properties["mass"].hard_min
+
+
+def mass_note(bodies: Iterable[bpy.types.Object]) -> str:
+    """One line naming the bodies whose mass (OMI allows 0 and below) the preview raised to
+    Blender's least rigid body mass; empty when none."""
+    least = blender_least_mass()
+    raised = [obj.name for obj in bodies
+              if obj.gltf_physics.mass_mode == "VALUE" and obj.gltf_physics.mass < least]
+    if not raised:
+        return ""
+    return (f"Mass below Blender's least ({least:g} kg) previewed as {least:g} kg: "
+            f"{', '.join(raised)}")
+
+
 def _configure(settings: bpy.types.RigidBodyObject, body: PreviewBody) -> None:
     props = body.obj.gltf_physics
     settings.type = "PASSIVE" if body.motion == "STATIC" else "ACTIVE"
     # Blender has no infinite mass: such a body is held still, as a kinematic one.
     settings.kinematic = body.motion == "KINEMATIC" or props.mass_mode == "INFINITE"
-    settings.mass = props.mass
+    settings.mass = max(props.mass, blender_least_mass())  # Bullet needs a positive mass
     settings.linear_damping = 0.0
     settings.angular_damping = 0.0
     material = next((c.gltf_physics for c in body.colliders if c.gltf_physics.use_material), None)

@@ -133,6 +133,13 @@ class GltfPhysicsWheelMaterialProperties(bpy.types.PropertyGroup):
 GltfPhysicsWheelMaterialProperties.__annotations__.update(annotations(rows("material")))
 
 
+def _hard_min(prop: str) -> dict[str, float]:
+    """A quirk property's hard minimum as keyword arguments: none where a written family states
+    no bound (OMI's mass: every schema-valid value is kept)."""
+    least = blender_min(prop)
+    return {} if least is None else {"min": least}
+
+
 class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFields,
                                   bpy.types.PropertyGroup):
     """Per-object rigid body, shape, material, filter, joint and vehicle settings; the plain
@@ -144,7 +151,7 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
     mass: FloatProperty(
         name="Mass", description="Mass of the body in kilograms", default=1.0,
-        min=blender_min("mass"), soft_min=0.001, soft_max=10000.0, unit="MASS",
+        **_hard_min("mass"), soft_min=0.001, soft_max=10000.0, unit="MASS",
     )
     center_of_mass_mode: EnumProperty(
         name="Center of Mass", description="Where the centre of mass is",
