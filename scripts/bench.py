@@ -711,7 +711,7 @@ def hull_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
     import bpy
 
     bpy.ops.wm.read_homefile(use_empty=True)
-    hull = load_module("blender.hull")
+    hull = load_module("blender.tools.hull")
     objects = {"uv_sphere": uv_sphere_object(448, 224), "subdivided_monkey": monkey_object(4)}
     return {name: hull_figures(hull, obj, spec["repeat"]) for name, obj in objects.items()}
 
