@@ -326,7 +326,8 @@ ABOVE_ZERO: Final = Bound(positive=True)
 #: family → (JSON object, key) → bound. Keys of a shape are under its type's object, the
 #: motion's under "motion"; an array's bound is its items'. KHR's mass and inertia items
 #: say exclusiveMinimum 0 while the spec says 0 means infinite: 0 is allowed (spec digest
-#: §6.1; the checker flags it as a risk). KHR_2024 is KHR_collision_shapes (2024-03).
+#: §6.1; the checker flags it as a risk). OMI's mass and inertiaDiagonal items state no
+#: bound (any number). KHR_2024 is KHR_collision_shapes (2024-03).
 SCHEMA_BOUNDS: Final[dict[Family, dict[tuple[str, str], Bound]]] = {
     "KHR": {
         ("motion", "mass"): Bound(minimum=0.0, zero_is_infinite=True),
@@ -339,7 +340,7 @@ SCHEMA_BOUNDS: Final[dict[Family, dict[tuple[str, str], Bound]]] = {
         ("plane", "sizeX"): ABOVE_ZERO, ("plane", "sizeZ"): ABOVE_ZERO,
     },
     "OMI": {
-        ("motion", "mass"): ANY_NUMBER,
+        ("motion", "mass"): ANY_NUMBER, ("motion", "inertiaDiagonal"): ANY_NUMBER,
         ("box", "size"): ABOVE_ZERO, ("sphere", "radius"): NOT_NEGATIVE,
         ("capsule", "height"): ABOVE_ZERO, ("capsule", "radiusTop"): NOT_NEGATIVE,
         ("capsule", "radiusBottom"): NOT_NEGATIVE,
@@ -378,8 +379,8 @@ def _stored(bound: Bound) -> float | None:
 
 def blender_min(prop: str) -> float | None:
     """A quirk property's hard minimum: the loosest bound the written families state for its
-    keys, as Blender stores it; a family stating no bound (OMI's mass) leaves it unbounded,
-    so every schema-valid value is kept. A family without the key does not count."""
+    keys, as Blender stores it; a family stating no bound (OMI's mass and inertia) leaves it
+    unbounded, so every schema-valid value is kept. A family without the key does not count."""
     mins = [_stored(bounds[key]) for family in WRITTEN_FAMILIES
             for key in QUIRK_PROPS[prop] if key in (bounds := SCHEMA_BOUNDS[family])]
     return None if None in mins or not mins else min(m for m in mins if m is not None)

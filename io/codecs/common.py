@@ -255,8 +255,9 @@ def encode_motion_fields(
 def decode_motion_fields(
     obj: Mapping[str, Json], where: str, read: JsonReader, family: field_table.Family,
 ) -> dict[str, Any]:
-    """The motion fields as `Motion` keyword arguments, as written (the mass within `family`'s
-    bound): a family's decoder then resolves what its absent values and zeros mean."""
+    """The motion fields as `Motion` keyword arguments, as written (mass and inertia within
+    `family`'s bounds): a family's decoder then resolves what its absent values and zeros
+    mean."""
     fields: dict[str, Any] = {
         "mass": read.opt_number(obj, "mass", where,
                                 minimum=_least("motion", "mass", (family,))),
@@ -271,7 +272,8 @@ def decode_motion_fields(
         fields["inertia_diagonal"] = None
     else:
         fields["inertia_diagonal"] = read.vector(obj, "inertiaDiagonal", where, 3,
-                                               minimum=_least("motion", "inertiaDiagonal"))
+                                               minimum=_least("motion", "inertiaDiagonal",
+                                                              (family,)))
         orientation = read.vector(obj, "inertiaOrientation", where, 4)
         fields["inertia_orientation"] = orientation or IDENTITY
     return fields

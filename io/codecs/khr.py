@@ -136,8 +136,9 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
 
 
 def _encode_mass_fields(motion: Motion, out: dict[str, Any], where: str, report: Report) -> None:
-    """Mass, centre of mass and inertia: absent is computed, 0 is infinite. A finite mass of 0
-    or less (OMI's) KHR cannot say (its 0 is infinite, below 0 invalid): omitted, reported."""
+    """Mass, centre of mass and inertia: absent is computed, 0 is infinite. A finite mass or
+    inertia moment of 0 or less (OMI's) KHR cannot say (its 0 is infinite, below 0 invalid):
+    omitted, reported."""
     if motion.mass is not None and motion.mass <= 0:
         report.warn("khr-mass-not-positive", where, f"a mass of {motion.mass:g} kg: KHR has "
                     "none of 0 or less (its 0 is infinite); not written, the engine computes it")
@@ -145,9 +146,13 @@ def _encode_mass_fields(motion: Motion, out: dict[str, Any], where: str, report:
         out["mass"] = 0.0 if math.isinf(motion.mass) else canon(motion.mass)
     if motion.center_of_mass is not None:
         out["centerOfMass"] = canon_list(motion.center_of_mass)
-    if motion.inertia_diagonal is not None:
-        out["inertiaDiagonal"] = [0.0 if math.isinf(d) else canon(d)
-                                  for d in motion.inertia_diagonal]
+    diagonal = motion.inertia_diagonal
+    if diagonal is not None and any(d <= 0 for d in diagonal):
+        report.warn("khr-inertia-not-positive", where, f"an inertia of {list(diagonal)} kg·m²: "
+                    "KHR has no moment of 0 or less (its 0 is a locked axis); not written, "
+                    "the engine computes it")
+    elif diagonal is not None:
+        out["inertiaDiagonal"] = [0.0 if math.isinf(d) else canon(d) for d in diagonal]
         out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
 
 

@@ -259,7 +259,7 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
             report.warn("omi-locked-rotation", where, "OMI has no infinite moment of inertia: "
                         f"a locked axis is written {LOCKED_INERTIA_FACTOR:g}× the largest moment")
         if finite:
-            large = LOCKED_INERTIA_FACTOR * max(finite)
+            large = LOCKED_INERTIA_FACTOR * max(abs(d) for d in finite)
             out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
             out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
     encode_motion_fields(motion, out, where, report)

@@ -14,6 +14,7 @@ from typing import Any, Final
 import numpy as np
 
 from ..document import DocumentView
+from ..field_table import read_minimum
 from ..json_read import Json, JsonReader
 from ..model import IDENTITY, ZERO3, Collider, Motion, NodePhysics, Quat, Shape, Trigger, Vec3
 
@@ -118,7 +119,8 @@ def _motion(obj: Mapping[str, Json], where: str, read: JsonReader, kind: str) ->
     diagonal, orientation = _inertia(obj, where, read)
     return Motion(
         kind=kind,  # type: ignore[arg-type]
-        mass=read.number(obj, "mass", where, 1.0, positive=True),
+        # Any number, as the current OMI_physics_body (its revisions state no bound).
+        mass=read.number(obj, "mass", where, 1.0, minimum=read_minimum("motion", "mass", ("OMI",))),
         center_of_mass=read.vector(obj, "centerOfMass", where, 3) or ZERO3,  # OMI: origin
         inertia_diagonal=diagonal,
         inertia_orientation=orientation,

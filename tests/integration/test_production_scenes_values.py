@@ -110,7 +110,7 @@ def test_slider_bounds_are_soft_and_schema_bounds_hard(clean_scene):
 
     mass, inertia = bounds("mass"), bounds("inertia_diagonal")
     assert mass[0] < -1e30 and mass[1] == pytest.approx(0.001)  # OMI's mass: any number
-    assert 0 < inertia[0] < 1e-30 and inertia[1] == pytest.approx(1e-6)
+    assert inertia[0] < -1e30 and inertia[1] == pytest.approx(1e-6)  # OMI's: any number
     gyro, angle = bounds("vehicle_gyro_torque"), bounds("seat_angle")
     radius = bounds("wheel_radius")
     assert gyro[0] < -1e30 and gyro[1] == 0
@@ -896,4 +896,107 @@ def test_the_preview_raises_a_mass_below_blenders_and_says_so(clean_scene, tmp_p
     assert all(name in note for name in OMI_MASSES) and note.count("\n") == 0
     assert [obj.gltf_physics.mass for obj in bodies] == pytest.approx([-2.0, 0.0, 1e-30])
     assert nrb.mass_note([]) == ""
+    nrb.remove_preview(scene)
+
+
+OMI_INERTIAS = {"Neg": [-2.0, 3.0, 4.0], "Mixed": [1e-30, -1e-3, 5.0], "Plain": [1.0, 2.0, 3.0]}
+
+
+def _omi_inertias_file(tmp_path: Path) -> Path:
+    """Three dynamic boxes exported to OMI, then given inertias OMI's schema allows."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    for i, name in enumerate(OMI_INERTIAS):
+        h.set_physics(h.mesh_object(name, location=(3 * i, 0, 0)), motion_type="DYNAMIC",
+                      shape_type="BOX", mass_mode="VALUE")
+    gltf = h.export(tmp_path / "boxes.gltf", "OMI")
+    for name, diagonal in OMI_INERTIAS.items():
+        _body(gltf, name, "OMI")["motion"]["inertiaDiagonal"] = diagonal
+    edited = tmp_path / "omi_inertias.gltf"
+    edited.write_text(json.dumps(gltf))
+    h.assert_valid(edited)
+    return edited
+
+
+def _inertias(gltf: dict, fmt: str) -> dict:
+    return {name: _body(gltf, name, fmt)["motion"].get("inertiaDiagonal")
+            for name in OMI_INERTIAS}
+
+
+def test_any_omi_inertia_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
+    from tests.integration.test_meaning_roundtrip import export_logged
+
+    edited = _omi_inertias_file(tmp_path)
+    source = load_gltf(edited)
+    h.import_file(edited)
+    for name, diagonal in OMI_INERTIAS.items():
+        props = bpy.data.objects[name].gltf_physics
+        assert props.inertia_mode == "CUSTOM", name
+        assert sorted(props.inertia_diagonal) == pytest.approx(sorted(diagonal), rel=1e-6)
+    exported = {}
+    for fmt in FORMATS:
+        path = tmp_path / f"again_{fmt}.gltf"
+        log = export_logged(path, fmt, caplog)
+        h.assert_valid(path)
+        said = [line for line in log if line.endswith("[khr-inertia-not-positive]")]
+        exported[fmt] = (_inertias(load_gltf(path), fmt), said)
+    converted = {}
+    for fmt in FORMATS:
+        report = Report()
+        out = convert_document(copy.deepcopy(source), fmt, report=report,
+                               base_dir=edited.parent)
+        path = tmp_path / f"converted_{fmt}.gltf"
+        path.write_text(json.dumps(out))
+        h.assert_valid(path)
+        converted[fmt] = (_inertias(out, fmt), report.codes().count("khr-inertia-not-positive"))
+    expected = {name: pytest.approx(d, rel=1e-6) for name, d in OMI_INERTIAS.items()}
+    assert exported["OMI"][0] == expected and converted["OMI"][0] == expected
+    assert exported["OMI"][1] == [] and converted["OMI"][1] == 0
+    # KHR: no moment below 0 (its 0 is a locked axis); omitted (engine-computed), said once.
+    khr = {"Neg": None, "Mixed": None, "Plain": pytest.approx([1.0, 2.0, 3.0])}
+    assert exported["KHR"][0] == khr and converted["KHR"][0] == khr
+    assert len(exported["KHR"][1]) == 2 and converted["KHR"][1] == 2
+    assert all(("Neg" in line) != ("Mixed" in line) for line in exported["KHR"][1])
+
+
+def test_a_legacy_omi_mass_survives_blender_to_omi(clean_scene, tmp_path):
+    """The 2023 OMI_physics_body revision (body `type`) states no mass bound either."""
+    masses = {"Neg": -2.0, "Zero": 0.0, "Tiny": 1e-30}
+    nodes = [{"name": name, "translation": [3.0 * i, 0.0, 0.0], "extensions": {
+        "OMI_physics_body": {"type": "rigid", "mass": mass},
+        "OMI_physics_shape": {"shape": 0}}} for i, (name, mass) in enumerate(masses.items())]
+    legacy = tmp_path / "legacy.gltf"
+    legacy.write_text(json.dumps({
+        "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
+        "scene": 0, "scenes": [{"nodes": [0, 1, 2]}], "nodes": nodes,
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "size": [1, 1, 1]}]}}}))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    h.import_file(legacy)
+    for name, mass in masses.items():
+        props = bpy.data.objects[name].gltf_physics
+        assert (props.mass_mode, props.mass) == ("VALUE", pytest.approx(mass, rel=1e-6)), name
+    gltf = h.export(tmp_path / "current.gltf", "OMI")
+    h.assert_valid(tmp_path / "current.gltf")
+    written = {name: _body(gltf, name, "OMI")["motion"]["mass"] for name in masses}
+    assert written == pytest.approx(masses, rel=1e-6)
+    out = convert_document(json.loads(legacy.read_text()), "OMI", report=Report(),
+                           base_dir=tmp_path)
+    assert {n["name"]: n["extensions"]["OMI_physics_body"]["motion"]["mass"]
+            for n in out["nodes"]} == masses
+
+
+def test_the_preview_takes_a_negative_inertia_as_bullets_own(clean_scene, tmp_path):
+    """Blender's rigid body has no inertia: the preview leaves it to Bullet (from the shape)
+    whatever the custom moments, and the body still simulates."""
+    from gltf_physics.io.blender.preview import native_rigid_body as nrb
+
+    h.import_file(_omi_inertias_file(tmp_path))
+    scene = bpy.context.scene
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    for name in OMI_INERTIAS:
+        rigid = bpy.data.objects[name].rigid_body
+        assert rigid.type == "ACTIVE" and rigid.mass == pytest.approx(1.0)
+    start = bpy.data.objects["Neg"].matrix_world.translation.z
+    nrb.step(scene, 20)
+    assert bpy.data.objects["Neg"].matrix_world.translation.z < start - 0.1  # it falls
+    assert bpy.data.objects["Neg"].gltf_physics.inertia_diagonal[0] == pytest.approx(-2.0)
     nrb.remove_preview(scene)

@@ -369,8 +369,11 @@ def _compare_bodies(x: BodyMeaning, y: BodyMeaning, out: _Diffs) -> None:
     if (ix is None) != (iy is None):
         ix, iy = ix or x.computed_inertia, iy or y.computed_inertia
     locked = x.inertia is not None and bool(x.inertia.locked.any())
+    # A finite moment of 0 or less (OMI's) KHR cannot say: each locked axis counts as 1 here.
+    unsayable = x.inertia is not None and np.linalg.eigvalsh(
+        x.inertia.finite + x.inertia.locked).min() <= 0
     out.check(s, "world inertia", ix and ix.rotated(rx), iy and iy.rotated(ry),
-              "OMI" if locked else "")
+              "OMI" if locked else "KHR" if unsayable else "")
     out.check(s, "world linear velocity", rx @ x.linear_velocity, ry @ y.linear_velocity)
     out.check(s, "world angular velocity", rx @ x.angular_velocity, ry @ y.angular_velocity)
     out.check(s, "gravity factor", x.gravity_factor, y.gravity_factor)

@@ -46,7 +46,10 @@ ENTRIES = [(family, part, key) for family, bounds in table.SCHEMA_BOUNDS.items()
 
 
 def _number(spec: Any) -> Number:
-    """A number spec, or an array's items."""
+    """A number spec, or an array's items (an array of any items, as OMI's inertiaDiagonal:
+    any number)."""
+    if isinstance(spec, Array) and spec.items is None:
+        return Number()
     spec = spec.items if isinstance(spec, Array) else spec
     assert isinstance(spec, Number), spec
     return spec
@@ -97,7 +100,7 @@ def test_blender_minimum_is_the_loosest_written_bound() -> None:
     tiny = table.SMALLEST_POSITIVE
     assert {prop: table.blender_min(prop) for prop in table.QUIRK_PROPS} == {
         "mass": None,  # OMI states no bound: any schema-valid OMI mass is stored
-        "inertia_diagonal": tiny,
+        "inertia_diagonal": None,  # OMI's items state no bound: any OMI inertia is stored
         "box_size": tiny,  # > 0 in both
         "radius": 0.0,  # KHR > 0, OMI ≥ 0
         "height": tiny,
@@ -122,6 +125,23 @@ def test_each_family_reads_mass_within_its_own_bound() -> None:
     """KHR's mass is ≥ 0 (below: reported, computed); OMI's is any number."""
     assert table.read_minimum("motion", "mass", ("KHR",)) == 0.0
     assert table.read_minimum("motion", "mass", ("OMI",)) == -math.inf
+    assert table.read_minimum("motion", "inertiaDiagonal", ("KHR",)) == 0.0
+    assert table.read_minimum("motion", "inertiaDiagonal", ("OMI",)) == -math.inf
+
+
+@pytest.mark.parametrize("family", ["KHR", "OMI"])
+def test_the_motion_reader_applies_each_familys_inertia_bound(family) -> None:
+    from gltf_physics.io.codecs.common import decode_motion_fields
+    from gltf_physics.io.diagnostics import Report
+    from gltf_physics.io.json_read import JsonReader
+
+    report = Report()
+    fields = decode_motion_fields({"inertiaDiagonal": [-2.0, 0.0, 1e-30]}, "/m",
+                                  JsonReader(report), family)
+    if family == "KHR":
+        assert fields["inertia_diagonal"] is None and report.codes() == ["out-of-range"]
+    else:
+        assert fields["inertia_diagonal"] == (-2.0, 0.0, 1e-30) and report.issues == []
 
 
 @pytest.mark.parametrize("family", ["KHR", "OMI"])

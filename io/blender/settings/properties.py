@@ -135,7 +135,7 @@ GltfPhysicsWheelMaterialProperties.__annotations__.update(annotations(rows("mate
 
 def _hard_min(prop: str) -> dict[str, float]:
     """A quirk property's hard minimum as keyword arguments: none where a written family states
-    no bound (OMI's mass: every schema-valid value is kept)."""
+    no bound (OMI's mass and inertia: every schema-valid value is kept)."""
     least = blender_min(prop)
     return {} if least is None else {"min": least}
 
@@ -168,8 +168,9 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
                ("CUSTOM", "Custom", "Principal moments and their orientation")),
     )
     inertia_diagonal: FloatVectorProperty(
-        name="Principal Inertia", description="Principal moments of inertia (kg·m²), each > 0",
-        size=3, default=(1.0, 1.0, 1.0), min=blender_min("inertia_diagonal"), soft_min=1e-6,
+        name="Principal Inertia", description="Principal moments of inertia (kg·m²); KHR "
+        "writes only positive ones (OMI any)",
+        size=3, default=(1.0, 1.0, 1.0), **_hard_min("inertia_diagonal"), soft_min=1e-6,
     )
     inertia_orientation: FloatVectorProperty(
         name="Inertia Orientation",
