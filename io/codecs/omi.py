@@ -258,7 +258,10 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
         if len(finite) < 3:
             report.warn("omi-locked-rotation", where, "OMI has no infinite moment of inertia: "
                         f"a locked axis is written {LOCKED_INERTIA_FACTOR:g}× the largest moment")
-        if finite:
+        if 0.0 in finite:  # OMI reads a 0 moment as "computed": say so, leave it out
+            report.warn("omi-zero-inertia", where, "OMI reads a moment of inertia of 0 as "
+                        "computed: the inertia is left to the engine")
+        elif finite:
             large = LOCKED_INERTIA_FACTOR * max(abs(d) for d in finite)
             out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
             out["inertiaOrientation"] = canon_list(motion.inertia_orientation)

@@ -161,3 +161,23 @@ def test_what_khr_drops_of_an_omi_inertia_is_all_it_cannot_say() -> None:
     diffs = meaning_differences(source, None, khr, None, "KHR")
     assert len(diffs) == 2 and all("inertia" in d for d in diffs)
     assert all(d.endswith("(KHR cannot express this)") for d in diffs)
+
+
+def test_a_zero_moment_is_not_written_to_omi_where_it_means_computed() -> None:
+    """A custom moment of exactly 0 (only Blender can make one: a file's OMI 0 reads as
+    computed, a KHR 0 as a locked axis) is left out of OMI and said once."""
+    import math
+
+    from gltf_physics.io.codecs.omi import _encode_motion
+    from gltf_physics.io.diagnostics import Report
+    from gltf_physics.io.model import Motion
+
+    report = Report()
+    out = _encode_motion(Motion(kind="dynamic", mass=2.0, center_of_mass=(0.0, 0.0, 0.0),
+                                inertia_diagonal=(1.0, 0.0, 2.0)),
+                         report, "Body")
+    assert "inertiaDiagonal" not in out and report.codes() == ["omi-zero-inertia"]
+    report = Report()
+    out = _encode_motion(Motion(kind="dynamic", mass=2.0,
+                                inertia_diagonal=(1.0, math.inf, -2.0)), report, "Body")
+    assert out["inertiaDiagonal"] == [1.0, 2000.0, -2.0]
