@@ -39,7 +39,7 @@ JOINT_RANGE = {"HINGE": ("joint_angle_min", "joint_angle_max"),
 #: Blender's console lines held back: (pattern, what they are).
 HELD = ((re.compile(r"^\d\d:\d\d:\d\d \| INFO: "), "INFO lines of the glTF add-on"),
         (re.compile(r"^(Info|Operator): "), "operator notes"),
-        (re.compile(r"^[\d:.]+\s+blend\s+\| Read blend: "), "file-read notes"))
+        (re.compile(r"^(?:[\d:.]+\s+blend\s+\| )?Read blend: "), "file-read notes"))  # 4.2: bare
 SINGULAR = {"INFO lines of the glTF add-on": "INFO line of the glTF add-on",
             "operator notes": "operator note", "file-read notes": "file-read note",
             "notes on optional libraries": "note on an optional library"}
@@ -399,4 +399,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from export_physics import leave  # bpy 4.2/4.5 crash at interpreter teardown: skip it
+
+    leave(main())
