@@ -15,8 +15,9 @@ def store(scene: bpy.types.Scene) -> int:
     results.clear()
     for problem in validate_scene(scene):
         item = results.add()
-        item.obj, item.target, item.code, item.message, item.fix = (
-            problem.obj, problem.target, problem.code, problem.message, problem.fix)
+        item.obj, item.code, item.message, item.fix = (
+            problem.obj, problem.code, problem.message, problem.fix)
+        item.target_uid = problem.target.session_uid if problem.target is not None else 0
     return len(results)
 
 
@@ -53,8 +54,9 @@ class _ProblemOperator:
         """The problem's object itself (held, never looked up by a name a linked object
         may share), or None when it is gone from the scene."""
         problem = self._problem(context)
-        obj = problem.target if problem else None
-        return obj if obj is not None and _holds(context.scene.objects, obj) else None
+        uid = problem.target_uid if problem else 0
+        return next((o for o in context.scene.objects if o.session_uid == uid), None) \
+            if uid else None
 
 
 class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):

@@ -40,10 +40,11 @@ class ShapeDefaults:
     capsule_radius: float
     cylinder_height: float
     cylinder_radius: float
+    family: field_table.Family = "KHR"  # whose schema bounds a read value is held to
 
 
-OMI_DEFAULTS = ShapeDefaults(1.0, 0.5, 2.0, 0.5)
-KHR_DEFAULTS = ShapeDefaults(0.5, 0.25, 0.5, 0.25)
+OMI_DEFAULTS = ShapeDefaults(1.0, 0.5, 2.0, 0.5, "OMI")
+KHR_DEFAULTS = ShapeDefaults(0.5, 0.25, 0.5, 0.25, "KHR")
 
 
 @dataclass(slots=True)
@@ -127,7 +128,9 @@ def decode_analytic(
         return Shape("box", size=size)  # type: ignore[arg-type]
     if kind == "sphere":
         radius = read.number(sub, "radius", where, 0.5, minimum=_least("sphere", "radius"))
-        if radius <= 0:
+        bound = field_table.SCHEMA_BOUNDS[defaults.family].get(("sphere", "radius"))
+        zero_allowed = bound is not None and bound.minimum == 0.0 and not bound.positive
+        if radius < 0 or (radius == 0 and not zero_allowed):  # OMI's schema allows 0
             (radius,) = _repaired((radius,), f"{where}/radius", read)
         return Shape("sphere", radius=radius)
     if kind in ("capsule", "cylinder"):

@@ -421,3 +421,18 @@ def test_converted_native_scene_exports(clean_scene, tmp_path):
               if lim.get("angularAxes") == [1]]
     assert ranged == [{"angularAxes": [1], "min": -0.5, "max": 0.5}]
     assert math.isclose(nodes["Box"]["extensions"][KHR]["motion"]["mass"], 1.0)
+
+
+def test_a_mass_below_blenders_least_is_said_when_converted(clean_scene):
+    """OMI allows any mass; Blender's rigid body takes at least its least mass, and the
+    conversion says what it changed."""
+    light = h.set_physics(h.mesh_object("Light"), motion_type="DYNAMIC", shape_type="BOX",
+                          mass=-2.0)
+    fine = h.set_physics(h.mesh_object("Fine", location=(3, 0, 0)), motion_type="DYNAMIC",
+                         shape_type="BOX", mass=3.0)
+    _changed, notes = convert.convert([light, fine], TO)
+    least = bpy.types.RigidBodyObject.bl_rna.properties["mass"].hard_min
+    assert light.rigid_body.mass == least > 0 and fine.rigid_body.mass == 3.0
+    assert [n for n in notes if "mass" in n] == [
+        f"Light: ≈ Blender's rigid body mass is at least {least:g} kg: -2 kg becomes "
+        f"{least:g} kg"]

@@ -638,7 +638,7 @@ def test_a_fix_acts_on_its_problems_object_never_on_a_local_one_of_its_name(
     message = refused(lambda: bpy.ops.gltf_physics.problem_fix(index=index))
     assert message.count(MAKE_LOCAL) == 1 and "Ring is linked from lib.blend" in message
     assert state() == before  # the user's local Ring too
-    assert problems[index].target == linked
+    assert problems[index].target_uid == linked.session_uid
     assert bpy.ops.gltf_physics.problem_select(index=index) == {"FINISHED"}
     assert bpy.context.active_object == linked and local not in bpy.context.selected_objects
 
@@ -806,3 +806,19 @@ def test_a_copied_owner_and_helper_keep_the_tag_the_ownership_module_describes(
     bpy.ops.object.duplicate()
     alone = bpy.context.active_object
     assert alone != proxy and ownership.made_by(alone, ownership.HULL_PROXY, car)
+
+
+def test_a_listed_problem_keeps_no_deleted_object_in_the_file(clean_scene):
+    """The problem list names its objects by session identity, not a pointer: a pointer
+    would be a user that keeps a deleted object (and its mesh) in the saved file."""
+    ring = h.set_physics(h.mesh_object("Ring", "cube"), motion_type="DYNAMIC",
+                         shape_type="TRIMESH")
+    assert bpy.ops.gltf_physics.validate() == {"FINISHED"}
+    problems = bpy.context.scene.gltf_physics.problems
+    assert any(p.target_uid == ring.session_uid for p in problems)
+    users = ring.users
+    bpy.data.objects.remove(ring)
+    assert "Ring" not in bpy.data.objects and users == 1
+    index = next(i for i, p in enumerate(problems) if p.obj == "Ring")
+    with pytest.raises(RuntimeError, match="gone"):
+        bpy.ops.gltf_physics.problem_select(index=index)

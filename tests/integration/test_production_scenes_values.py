@@ -1000,3 +1000,20 @@ def test_the_preview_takes_a_negative_inertia_as_bullets_own(clean_scene, tmp_pa
     assert bpy.data.objects["Neg"].matrix_world.translation.z < start - 0.1  # it falls
     assert bpy.data.objects["Neg"].gltf_physics.inertia_diagonal[0] == pytest.approx(-2.0)
     nrb.remove_preview(scene)
+
+
+def test_an_omi_sphere_of_radius_0_survives_blender_to_omi(clean_scene, tmp_path):
+    """OMI's schema allows a sphere radius of 0: imported, stored and written back as 0."""
+    ball = h.set_physics(h.mesh_object("Ball", "sphere"), motion_type="STATIC",
+                         shape_type="SPHERE", size_mode="CUSTOM", radius=0.5)
+    source = tmp_path / "ball.gltf"
+    gltf = h.export(source, "OMI")
+    gltf["extensions"]["OMI_physics_shape"]["shapes"][0]["sphere"] = {"radius": 0.0}
+    source.write_text(json.dumps(gltf))
+    h.import_file(source)
+    ball = bpy.data.objects["Ball"]
+    assert ball.gltf_physics.radius == 0.0
+    out = h.export(tmp_path / "again.gltf", "OMI")
+    h.assert_valid(tmp_path / "again.gltf")
+    shape = out["extensions"]["OMI_physics_shape"]["shapes"][0]
+    assert shape["sphere"]["radius"] == 0

@@ -181,3 +181,24 @@ def test_a_zero_moment_is_not_written_to_omi_where_it_means_computed() -> None:
     out = _encode_motion(Motion(kind="dynamic", mass=2.0,
                                 inertia_diagonal=(1.0, math.inf, -2.0)), report, "Body")
     assert out["inertiaDiagonal"] == [1.0, 2000.0, -2.0]
+
+
+def test_an_omi_sphere_of_radius_0_is_kept_in_omi_and_said_in_khr() -> None:
+    """OMI's schema allows a sphere radius of 0 (KHR's wants more than 0)."""
+    source = omi_file((1.0,))
+    source["extensions"][SHAPE]["shapes"] = [{"type": "sphere", "sphere": {"radius": 0.0}}]
+    report = Report()
+    out = convert_document(copy.deepcopy(source), "OMI", report=report)
+    assert out["extensions"][SHAPE]["shapes"][0]["sphere"]["radius"] == 0
+    assert report.issues == []
+    assert PhysicsSchemaValidator(SHARED / "specs").errors(out) == []
+    report = Report()
+    khr = convert_document(copy.deepcopy(source), "KHR", report=report)
+    shape = khr["extensions"]["KHR_implicit_shapes"]["shapes"][0]
+    assert 0.0 < shape["sphere"]["radius"] < 1e-30
+    assert report.codes() == ["degenerate-shape"]
+    assert PhysicsSchemaValidator(SHARED / "specs").errors(khr) == []
+    report = Report()
+    source["extensions"][SHAPE]["shapes"][0]["sphere"]["radius"] = -1.0
+    decode_document(DocumentView.from_json(source), report)
+    assert report.issues  # below OMI's bound: reported

@@ -42,7 +42,7 @@ import bpy
 
 from ...joints import per_axis_limits
 from ..bridge.joint_bridge import body_of, settings_of
-from ..tools.native_common import COLLECTION_COUNT
+from ..tools.native_common import COLLECTION_COUNT, blender_least_mass
 from .preview_shapes import HELPER_TAG, add_shapes, box_mesh, new_helper
 
 RIGID_BODY_TAG = "gltf_physics_preview_rigid_body"
@@ -356,11 +356,6 @@ def _simulated(
     anchor.rigid_body.type = "PASSIVE"
     anchor.rigid_body.collision_collections = NO_COLLISIONS
     return anchor
-
-
-def blender_least_mass() -> float:
-    """The least mass Blender's rigid body takes (its hard minimum)."""
-    return bpy.types.RigidBodyObject.bl_rna.properties["mass"].hard_min
 
 
 def mass_note(bodies: Iterable[bpy.types.Object]) -> str:

@@ -310,10 +310,11 @@ class GltfPhysicsProblemProperties(bpy.types.PropertyGroup):
     """One validation finding shown in the scene panel."""
 
     obj: StringProperty(name="Object", description="The object the problem is about")
-    target: PointerProperty(
-        type=bpy.types.Object, name="Object Data-Block",
-        description="The object the problem is about (Select and Fix act on this one, never "
-        "on another of its name)",
+    target_uid: IntProperty(
+        name="Object Identity",
+        description="The session identity of the object the problem is about: Select and Fix "
+        "act on this one, never on another of its name (a pointer would keep a deleted object "
+        "in the file)",
     )
     code: StringProperty(name="Code", description="Stable problem code")
     message: StringProperty(name="Problem", description="What is wrong")

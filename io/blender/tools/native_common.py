@@ -72,3 +72,7 @@ def step_time(scene: bpy.types.Scene) -> float:
     return scale / (fps * substeps)
 
 
+def blender_least_mass() -> float:
+    """The least mass Blender's rigid body takes (its hard minimum; a script's assignment
+    below it is not clamped, so callers clamp)."""
+    return bpy.types.RigidBodyObject.bl_rna.properties["mass"].hard_min

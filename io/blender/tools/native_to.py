@@ -25,6 +25,7 @@ from .native_common import (
     NATIVE_MESH_SHAPE,
     TOLERANCE,
     Done,
+    blender_least_mass,
     is_preview,
     native_fit,
     same,
@@ -91,7 +92,11 @@ def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> No
     rb.type = "PASSIVE" if motion == "STATIC" else "ACTIVE"
     rb.kinematic = motion == "KINEMATIC"
     rb.enabled = True
-    rb.mass = props.mass
+    least = blender_least_mass()
+    rb.mass = max(props.mass, least)
+    if props.mass_mode == "VALUE" and props.mass < least:
+        report.append(f"{body.name}: ≈ Blender's rigid body mass is at least {least:g} kg: "
+                      f"{props.mass:g} kg becomes {least:g} kg")
     rb.linear_damping = rb.angular_damping = 0.0
     shapes = _shape_objects(body) if props.motion_type != "NONE" else [body]
     parts = [obj for obj in shapes if obj != body]
