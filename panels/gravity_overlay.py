@@ -8,7 +8,7 @@ import bpy
 
 from ..io.blender.gravity.bridge import gravity_of, shape_mesh_key, shape_triangles
 from ..io.gravity_lines import gravity_lines, to_blender
-from .shape_overlay import SELECTED
+from .shape_overlay import SELECTED, draw_batches, line_batch
 from .viewport_overlay import ViewportOverlay
 
 GRAVITY = (0.75, 0.45, 1.0, 0.9)
@@ -44,36 +44,18 @@ class GravityBatches:
             del self.entries[name]
 
 
-def _gpu_batch(segments: Any) -> Any:
-    import gpu
-    from gpu_extras.batch import batch_for_shader
-
-    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
-    return batch_for_shader(shader, "LINES", {"pos": segments.reshape(-1, 3)})
+CACHE = GravityBatches(line_batch)
 
 
-CACHE = GravityBatches(_gpu_batch)
+def _color(obj: bpy.types.Object) -> tuple[float, float, float, float]:
+    return SELECTED if obj.select_get() else GRAVITY
 
 
 def _draw() -> None:
     scene = bpy.context.scene
     if scene is None or not scene.gltf_physics.show_gravity:
         return
-    import gpu
-
-    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
-    names = set()
-    for obj in bpy.context.visible_objects:
-        batch = CACHE.batch(obj)
-        if batch is None:
-            continue
-        names.add(obj.name)
-        gpu.matrix.push()
-        gpu.matrix.multiply_matrix(obj.matrix_world)
-        shader.uniform_float("color", SELECTED if obj.select_get() else GRAVITY)
-        batch.draw(shader)
-        gpu.matrix.pop()
-    CACHE.prune(names)
+    draw_batches(CACHE, _color)
 
 
 OVERLAY = ViewportOverlay(_draw, "show_gravity")

@@ -118,7 +118,8 @@ def color_of(obj: bpy.types.Object) -> tuple[float, float, float, float]:
     return TRIGGER if obj.gltf_physics.shape_role == "TRIGGER" else COLLIDER
 
 
-def _gpu_batch(segments: np.ndarray) -> Any:
+def line_batch(segments: np.ndarray) -> Any:
+    """A GPU batch of line segments (pairs of points), drawn with one uniform colour."""
     import gpu
     from gpu_extras.batch import batch_for_shader
 
@@ -126,28 +127,34 @@ def _gpu_batch(segments: np.ndarray) -> Any:
     return batch_for_shader(shader, "LINES", {"pos": segments.reshape(-1, 3)})
 
 
-CACHE = BatchCache(_gpu_batch)
+CACHE = BatchCache(line_batch)
+
+
+def draw_batches(cache: Any, color: Callable[[bpy.types.Object], tuple]) -> None:
+    """Draw each visible object's cached batch at its world matrix in its colour, then let
+    the cache forget objects no longer drawn (`cache` has `batch(obj)` and `prune(names)`)."""
+    import gpu
+
+    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
+    names = set()
+    for obj in bpy.context.visible_objects:
+        batch = cache.batch(obj)
+        if batch is None:
+            continue
+        names.add(obj.name)
+        gpu.matrix.push()
+        gpu.matrix.multiply_matrix(obj.matrix_world)
+        shader.uniform_float("color", color(obj))
+        batch.draw(shader)
+        gpu.matrix.pop()
+    cache.prune(names)
 
 
 def _draw() -> None:
     scene = bpy.context.scene
     if scene is None or not scene.gltf_physics.show_shapes:
         return
-    import gpu
-
-    shader = gpu.shader.from_builtin("UNIFORM_COLOR")
-    names = set()
-    for obj in bpy.context.visible_objects:
-        batch = CACHE.batch(obj)
-        if batch is None:
-            continue
-        names.add(obj.name)
-        gpu.matrix.push()
-        gpu.matrix.multiply_matrix(obj.matrix_world)
-        shader.uniform_float("color", color_of(obj))
-        batch.draw(shader)
-        gpu.matrix.pop()
-    CACHE.prune(names)
+    draw_batches(CACHE, color_of)
 
 
 OVERLAY = ViewportOverlay(_draw, "show_shapes")
