@@ -827,23 +827,32 @@ def test_a_zero_radius_sphere_stays_zero_in_omi_and_valid_in_khr(clean_scene, tm
 OMI_MASSES = {"Neg": -2.0, "Zero": 0.0, "Tiny": 1e-30}  # OMI's schema states no bound
 
 
-def _omi_masses_file(tmp_path: Path) -> Path:
-    """Three dynamic boxes exported to OMI, then given masses another OMI tool may write."""
+def _omi_motion_file(tmp_path: Path, key: str, values: dict) -> Path:
+    """Dynamic boxes named after `values`, exported to OMI, then given the motion `key`
+    values another OMI tool may write (OMI's schema allows them)."""
     bpy.ops.wm.read_homefile(use_empty=True)
-    for i, name in enumerate(OMI_MASSES):
+    for i, name in enumerate(values):
         h.set_physics(h.mesh_object(name, location=(3 * i, 0, 0)), motion_type="DYNAMIC",
                       shape_type="BOX", mass_mode="VALUE")
     gltf = h.export(tmp_path / "boxes.gltf", "OMI")
-    for name, mass in OMI_MASSES.items():
-        _body(gltf, name, "OMI")["motion"]["mass"] = mass
-    edited = tmp_path / "omi_masses.gltf"
+    for name, value in values.items():
+        _body(gltf, name, "OMI")["motion"][key] = value
+    edited = tmp_path / f"omi_{key}.gltf"
     edited.write_text(json.dumps(gltf))
     h.assert_valid(edited)
     return edited
 
 
+def _omi_masses_file(tmp_path: Path) -> Path:
+    return _omi_motion_file(tmp_path, "mass", OMI_MASSES)
+
+
+def _motion_values(gltf: dict, fmt: str, key: str, names) -> dict:
+    return {name: _body(gltf, name, fmt)["motion"].get(key) for name in names}
+
+
 def _masses(gltf: dict, fmt: str) -> dict:
-    return {name: _body(gltf, name, fmt)["motion"].get("mass") for name in OMI_MASSES}
+    return _motion_values(gltf, fmt, "mass", OMI_MASSES)
 
 
 def _said(log: list[str]) -> list[str]:
@@ -903,23 +912,11 @@ OMI_INERTIAS = {"Neg": [-2.0, 3.0, 4.0], "Mixed": [1e-30, -1e-3, 5.0], "Plain": 
 
 
 def _omi_inertias_file(tmp_path: Path) -> Path:
-    """Three dynamic boxes exported to OMI, then given inertias OMI's schema allows."""
-    bpy.ops.wm.read_homefile(use_empty=True)
-    for i, name in enumerate(OMI_INERTIAS):
-        h.set_physics(h.mesh_object(name, location=(3 * i, 0, 0)), motion_type="DYNAMIC",
-                      shape_type="BOX", mass_mode="VALUE")
-    gltf = h.export(tmp_path / "boxes.gltf", "OMI")
-    for name, diagonal in OMI_INERTIAS.items():
-        _body(gltf, name, "OMI")["motion"]["inertiaDiagonal"] = diagonal
-    edited = tmp_path / "omi_inertias.gltf"
-    edited.write_text(json.dumps(gltf))
-    h.assert_valid(edited)
-    return edited
+    return _omi_motion_file(tmp_path, "inertiaDiagonal", OMI_INERTIAS)
 
 
 def _inertias(gltf: dict, fmt: str) -> dict:
-    return {name: _body(gltf, name, fmt)["motion"].get("inertiaDiagonal")
-            for name in OMI_INERTIAS}
+    return _motion_values(gltf, fmt, "inertiaDiagonal", OMI_INERTIAS)
 
 
 def test_any_omi_inertia_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
