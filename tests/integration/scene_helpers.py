@@ -278,3 +278,15 @@ def build_car(scene=None) -> dict:
             objs[wheel.name] = set_physics(wheel, use_material=True, static_friction=1.2,
                                            dynamic_friction=1.0)
     return objs
+
+
+def overridden_from_library(obj, path: Path):
+    """`obj` written alone to the library `path`, the file emptied, the object linked back
+    into the scene and given a library override (returned)."""
+    name = obj.name
+    bpy.data.libraries.write(str(path), {obj}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(path), link=True) as (_src, dst):
+        dst.objects = [name]
+    bpy.context.scene.collection.objects.link(bpy.data.objects[name])
+    return bpy.data.objects[name].override_create(remap_local_usages=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import bpy
 
+from tests.integration import scene_helpers as h
 from tests.integration.test_production_scenes_tools import refused, select, state
 
 
@@ -19,13 +20,7 @@ def _overridden_line(tmp_path: Path) -> bpy.types.Object:
     props.shape_type, props.shape_role, props.gravity_type = "SPHERE", "TRIGGER", "LINE"
     for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
         props.gravity_line_points.add().co = co
-    library = tmp_path / "snake.blend"
-    bpy.data.libraries.write(str(library), {snake}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
-        dst.objects = ["Snake"]
-    bpy.context.scene.collection.objects.link(bpy.data.objects["Snake"])
-    snake = bpy.data.objects["Snake"].override_create(remap_local_usages=True)
+    snake = h.overridden_from_library(snake, tmp_path / "snake.blend")
     select(snake)
     return snake
 

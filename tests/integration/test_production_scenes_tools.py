@@ -595,13 +595,7 @@ def test_an_override_removes_only_the_joint_items_it_added(clean_scene, tmp_path
     joint = h.set_physics(h.empty_object("J"), joint_type="CUSTOM")
     joint.gltf_physics.joint_limits.add()
     joint.gltf_physics.joint_limits.add()
-    lib = tmp_path / "joint.blend"
-    bpy.data.libraries.write(str(lib), {joint}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(str(lib), link=True) as (_src, dst):
-        dst.objects = ["J"]
-    bpy.context.scene.collection.objects.link(bpy.data.objects["J"])
-    joint = bpy.data.objects["J"].override_create(remap_local_usages=True)
+    joint = h.overridden_from_library(joint, tmp_path / "joint.blend")
     select(joint)
     joint.gltf_physics.joint_active_limit = 0
     before = state()
