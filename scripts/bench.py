@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import math
 import os
@@ -414,30 +415,61 @@ def build_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
 class FloorExtension:
     """Stand-in export hook that does only what any physics extension must: attach finished
     payloads where and how ours attaches its own (plain dicts, per extension name, in
-    `gather_gltf_extensions_hook`, after the exporter's traversal). The payloads come from an
-    earlier export of the same scene and are prepared (parsed, equal ones shared, as our
-    encoder shares them) before the timer starts; no property is read. What remains is the
-    glTF add-on's own cost of carrying them. Nodes only a physics export has (joint
-    attachments) are missing, so the file is timed, not used."""
+    `gather_gltf_extensions_hook`, after the exporter's traversal), and add the nodes a
+    physics export adds (joint frames, shape offsets) where ours adds them (in
+    `gather_gltf_hook`, under their parent's node). Payloads and nodes come from an earlier
+    export of the same scene and are prepared (parsed, equal payloads shared as our encoder
+    shares them, nodes built) before the timer starts; no property is read. The file it
+    writes is ours (`tests/integration/test_bench_floor.py`); what it costs over the plain
+    export is the glTF add-on's own cost of carrying the physics."""
 
     by_name: dict[str, dict[str, Any]] = {}
+    added: list[tuple[str, Any]] = []  # (parent node name, node to add under it)
     root: dict[str, Any] = {}
     used: list[str] = []
 
     @classmethod
-    def prepare(cls, document: dict[str, Any]) -> None:
-        """Payloads by node name, equal payloads one object (before the timer)."""
+    def prepare(cls, document: dict[str, Any], object_names: set[str]) -> None:
+        """Payloads by node name, equal payloads one object; the nodes no object stands for,
+        built, with their parent's name (before the timer)."""
         shared: dict[str, Any] = {}
         cls.by_name = {}
-        for node in document["nodes"]:
+        nodes = document["nodes"]
+        for node in nodes:
             if node.get("extensions") and node.get("name"):
                 payloads = {}
                 for name, value in node["extensions"].items():
                     key = name + json.dumps(value, sort_keys=True)
                     payloads[name] = shared.setdefault(key, value)
                 cls.by_name[node["name"]] = payloads
+        parent_of = {child: index for index, node in enumerate(nodes)
+                     for child in node.get("children", ())}
+        gltf_io = importlib.import_module("io_scene_gltf2.io.com.gltf2_io")
+        cls.added = []
+        for index, node in enumerate(nodes):
+            if node.get("name") in object_names:
+                continue
+            if node.get("children") or node.get("mesh") is not None or index not in parent_of:
+                raise RuntimeError(f"floor: cannot add node {node.get('name')!r}")
+            cls.added.append((nodes[parent_of[index]]["name"], gltf_io.Node(
+                camera=None, children=[], extensions=None, extras=None, matrix=None, mesh=None,
+                name=node["name"], rotation=node.get("rotation"), scale=None, skin=None,
+                translation=node.get("translation"), weights=None)))
         cls.root = document.get("extensions", {})
         cls.used = document.get("extensionsUsed", [])
+
+    def gather_gltf_hook(self, active_scene_idx: Any, scenes: list, animations: Any,
+                         export_settings: dict) -> None:
+        parents = {parent for parent, _node in FloorExtension.added}
+        found: dict[str, Any] = {}
+        stack = [node for scene in scenes for node in scene.nodes]
+        while stack:
+            node = stack.pop()
+            if node.name in parents:
+                found[node.name] = node
+            stack.extend(node.children)
+        for parent, node in FloorExtension.added:
+            found[parent].children.append(node)
 
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
         by_name = FloorExtension.by_name
@@ -463,12 +495,12 @@ def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
 
     if spec["physics"]:
         enable_addon(user)
-    if spec.get("floor"):
-        gltf, _binary = load_module("asset_files").read_asset(spec["source"])
-        FloorExtension.prepare(gltf)
-        sys.modules[MODULE].glTF2ExportUserExtension = FloorExtension
     if spec["action"] == "export":
         bpy.ops.wm.open_mainfile(filepath=spec["blend"])
+        if spec.get("floor"):
+            gltf, _binary = load_module("asset_files").read_asset(spec["source"])
+            FloorExtension.prepare(gltf, {obj.name for obj in bpy.data.objects})
+            sys.modules[MODULE].glTF2ExportUserExtension = FloorExtension
         if spec["physics"]:
             bpy.context.scene.gltf_physics.export_format = spec["fmt"]
         call = lambda: bpy.ops.export_scene.gltf(  # noqa: E731
