@@ -35,6 +35,7 @@ from ..bridge.joint_bridge import body_of, on_bone_node
 from ..bridge.to_model import (
     MOTION_KEY,
     SHAPE_PART_KEY,
+    ShapePlacement,
     compound_trigger_members,
     filter_of,
     material_of,
@@ -45,7 +46,7 @@ from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import export_gravity, has_world_gravity
 from ..settings.properties import MESH_SHAPE_ITEMS
-from ..settings.stored_settings import snapshot
+from ..settings.stored_settings import SharedSnapshots
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .node_index import NodeIndex
@@ -66,6 +67,20 @@ class _Record:
     shape_part: NodePhysics | None
     trigger_members: tuple[Any, ...] = ()
     gravity: bool = False  # the object has a gravity volume
+
+
+@dataclass(slots=True)
+class _Derived:
+    """What the export makes of one set of stored settings, shared by every object that has
+    it (a level's objects repeat a few settings many times)."""
+
+    body_or_shape: bool
+    physics: bool  # a body, a shape or a joint
+    joint: bool
+    vehicle: bool
+    collision_only: bool
+    motion: Motion | None
+    parts: dict[Hashable, Any]  # (placement, motion) → model parts made with these settings
 
 
 def _has_physics(props: Any) -> bool:
@@ -111,6 +126,10 @@ class PhysicsExportExtension(JointExport):
         self.bounds: dict[Hashable, Any] = {}  # placements and fitted bounds, shared
         self.shared: dict[Hashable, Any] = {}  # model parts shared by equal settings
         self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
+        self.snapshots = SharedSnapshots()
+        self.derived: dict[tuple, _Derived] = {}  # stored-settings key → what they make
+        self.object_settings: dict[bpy.types.Object, tuple[Any, _Derived]] = {}  # per object
+        self.placements: dict[tuple[str, int], ShapePlacement] = {}  # mesh shapes, shared
         self.yup = True
         self.report = Report()
         self.body_mass: BodyMass | None = None
@@ -118,6 +137,9 @@ class PhysicsExportExtension(JointExport):
         self.on_bones: set[bpy.types.Object] = set()
         #: collision-only objects of the exported trees (their visible mesh is left out)
         self.collision_only: set[bpy.types.Object] = set()
+        # The exporter calls a hook only where the extension has one: the mesh hook is set
+        # once a tree has a collision-only object (gather_tree_filter_tag_hook).
+        self.gather_node_mesh_hook: Callable[[Any, Any, dict], None] | None = None
 
     @staticmethod
     def _layers_of(scene: Any) -> tuple[str, ...]:
@@ -140,26 +162,31 @@ class PhysicsExportExtension(JointExport):
         if layers != self.layer_names:
             self.layer_names = layers
             self.filter_names = {}
-        yup = export_settings["gltf_yup"]
+            for derived in self.derived.values():
+                derived.parts.clear()  # their colliders' filters name this scene's layers
+        yup = self.yup = export_settings["gltf_yup"]
         for vnode in vtree.nodes.values():
             obj = getattr(vnode, "blender_object", None)
             if not isinstance(obj, OBJECT):
                 continue
-            props = obj.gltf_physics
-            if props.collision_only:
+            derived = self._settings_of(obj)[1]
+            if derived.collision_only:
                 self.collision_only.add(obj)
-            if props.collision_only and not _has_physics(props) and not obj.children:
-                vnode.keep_tag = False
-            elif vnode.keep_tag and _stands_for_bone(obj, yup):
+                if not derived.physics and not obj.children:
+                    vnode.keep_tag = False
+                    continue
+            if vnode.keep_tag and derived.physics and _stands_for_bone(obj, yup):
                 # Its physics is written on the bone's node (gather_joint_hook); its own
                 # node would be an empty sibling of the bone's children.
                 vnode.keep_tag = False
                 self.on_bones.add(obj)
+        if self.collision_only:
+            self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
 
-    def gather_node_mesh_hook(
+    def _leave_out_collision_only_mesh(
         self, hook_obj: Any, blender_object: Any, export_settings: dict
     ) -> None:
-        """Skip the visible mesh of collision-only objects."""
+        """Skip the visible mesh of collision-only objects (gather_node_mesh_hook)."""
         if blender_object in self.collision_only:
             hook_obj.export_mesh = False
 
@@ -187,18 +214,34 @@ class PhysicsExportExtension(JointExport):
 
     def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
         self.scene_nodes.append((node, blender_object))
-        props = snapshot(blender_object)
-        if props.joint_type != "NONE":
-            self.joint_objects.append((blender_object, node))
-        if has_vehicle_data(props):
-            self.vehicle_objects.append((blender_object, node))
-        if not has_body_or_shape(props):
-            return
         self.yup = export_settings["gltf_yup"]
+        props, derived = self._settings_of(blender_object)
+        if derived.joint:
+            self.joint_objects.append((blender_object, node))
+        if derived.vehicle:
+            self.vehicle_objects.append((blender_object, node))
+        if not derived.body_or_shape:
+            return
         try:
-            self._record(node, blender_object, props, export_settings)
+            self._record(node, blender_object, props, derived)
         except Exception as exc:
             self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
+
+    def _settings_of(self, obj: bpy.types.Object) -> tuple[Any, _Derived]:
+        """The object's plain settings (a snapshot shared by equal settings: pointers are
+        read from the object) and what they make; read once per object and export."""
+        found = self.object_settings.get(obj)
+        if found is None:
+            props, key = self.snapshots.of(obj)
+            derived = self.derived.get(key)
+            if derived is None:
+                derived = self.derived[key] = _Derived(
+                    body_or_shape=has_body_or_shape(props), physics=_has_physics(props),
+                    joint=props.joint_type != "NONE", vehicle=has_vehicle_data(props),
+                    collision_only=props.collision_only, motion=self._motion(props, self.yup),
+                    parts={})
+            found = self.object_settings[obj] = (props, derived)
+        return found
 
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
         """Strip leaked scene settings from extras (4.2/4.5); place the scene's nodes."""
@@ -209,39 +252,13 @@ class PhysicsExportExtension(JointExport):
             self.index.add_scene(export_settings.get("vtree"), self.scene_nodes)
             self.scene_nodes = []
 
-    def _record(self, node: Any, obj: bpy.types.Object, props: Any, export_settings: dict) -> None:
-        yup = export_settings["gltf_yup"]
-        motion = self._motion(props, yup)
-        above = body_of(obj.parent) if motion is not None and motion.kind == "static" else None
-        moves_above = above is not None and above.gltf_physics.motion_type in (
-            "DYNAMIC", "KINEMATIC")
-        kind = None if motion is None else kind_in_target(motion.kind, self.format, moves_above)
-        if motion is not None and kind != motion.kind:
-            self.report.warn(STATIC_IN_MOVING_CODE, obj.name,
-                             "a static body under a moving body is written as kinematic")
-            motion = replace(motion, kind=kind)
-        shape_part = None
-        shape_node = node
-        placement = None
-        if props.shape_type != "NONE":
-            placement = placement_of(obj, self._mesh_ref(node, obj, props, yup), yup,
-                                     self.bounds, props)
-            if placement is None:
-                self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
-            else:
-                if placement.needs_child:
-                    shape_node = gltf_compat.new_child_node(
-                        f"{obj.name}.shape", placement.translation, placement.rotation
-                    )
-                    node.children.append(shape_node)
-                shape_part = self._shape_part(props, placement.shape)
-        if motion is not None:
-            motion = self._resolved(motion, obj, placement, props)
-        if shape_node is node and shape_part is not None:
-            body = self._merged(motion, shape_part)
-            shape_part = None
-        else:
-            body = self._merged(motion, None)
+    def _record(self, node: Any, obj: bpy.types.Object, props: Any, derived: _Derived) -> None:
+        motion = self._kind_written(derived.motion, obj)
+        placement, shape_node = self._placed_shape(node, obj, props)
+        if motion is not None and self._needs_mass(motion, props) \
+                and self._mass().has_child_colliders(obj):
+            motion = self._resolved(motion, obj, placement)  # made of several objects
+        body, shape_part = self._parts(derived, obj, props, placement, motion, shape_node is node)
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
@@ -250,6 +267,57 @@ class PhysicsExportExtension(JointExport):
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
         if gravity:
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
+
+    def _kind_written(self, motion: Motion | None, obj: bpy.types.Object) -> Motion | None:
+        """`motion` with the kind the format writes it as (reported when it changes)."""
+        if motion is None or motion.kind != "static" or self.format != "KHR":
+            return motion  # kind_in_target changes only KHR's static bodies
+        above = body_of(obj.parent)
+        moves_above = above is not None and above.gltf_physics.motion_type in (
+            "DYNAMIC", "KINEMATIC")
+        kind = kind_in_target(motion.kind, self.format, moves_above)
+        if kind == motion.kind:
+            return motion
+        self.report.warn(STATIC_IN_MOVING_CODE, obj.name,
+                         "a static body under a moving body is written as kinematic")
+        return self._share(("kind", id(motion), kind), lambda: replace(motion, kind=kind))
+
+    def _placed_shape(self, node: Any, obj: bpy.types.Object, props: Any
+                      ) -> tuple[ShapePlacement | None, Any]:
+        """The object's placed shape and the node carrying it (a new child for an offset)."""
+        if props.shape_type == "NONE":
+            return None, node
+        placement = self._placement(node, obj, props)
+        if placement is None:
+            self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
+            return None, node
+        if not placement.needs_child:
+            return placement, node
+        shape_node = gltf_compat.new_child_node(
+            f"{obj.name}.shape", placement.translation, placement.rotation)
+        node.children.append(shape_node)
+        return placement, shape_node
+
+    def _parts(self, derived: _Derived, obj: bpy.types.Object, props: Any,
+               placement: ShapePlacement | None, motion: Motion | None, same_node: bool
+               ) -> tuple[NodePhysics, NodePhysics | None]:
+        """The body's node physics, and its shape's when the shape has a node of its own.
+        Equal settings, placement and motion make the same parts (and the same computed
+        mass, for a body with only its own shape): built once, looked up after."""
+        key = (id(placement), id(motion), same_node)
+        parts = derived.parts.get(key)
+        if parts is not None and parts[2] is placement and parts[3] is motion:
+            return parts[0], parts[1]
+        unresolved = motion
+        if motion is not None and self._needs_mass(motion, props):
+            motion = self._resolved(motion, obj, placement)
+        shape_part = None if placement is None else self._shape_part(props, placement.shape)
+        if same_node and shape_part is not None:
+            body, shape_part = self._merged(motion, shape_part), None
+        else:
+            body = self._merged(motion, None)
+        derived.parts[key] = (body, shape_part, placement, unresolved)
+        return body, shape_part
 
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.
@@ -263,15 +331,21 @@ class PhysicsExportExtension(JointExport):
         key = ("motion", yup, MOTION_KEY(props))
         return self._share(key, lambda: motion_of(props, yup))
 
-    def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any, props: Any) -> Motion:
-        """The motion with what the format cannot leave to the engine computed (shared)."""
+    def _needs_mass(self, motion: Motion, props: Any) -> bool:
+        """True when the format cannot leave the body's centre of mass or inertia to the
+        engine (mass_properties.centre_in_target's cases)."""
         centre = motion.center_of_mass
-        if (centre is not None if self.format == "OMI" else centre != ZERO3) \
-                and (motion.inertia_diagonal is not None or not any(props.lock_rotation)):
-            return motion  # nothing to compute (mass_properties.centre_in_target's cases)
+        return not ((centre is not None if self.format == "OMI" else centre != ZERO3)
+                    and (motion.inertia_diagonal is not None or not any(props.lock_rotation)))
+
+    def _mass(self) -> BodyMass:
         if self.body_mass is None:
             self.body_mass = BodyMass(self.yup, self.report)
-        resolved = self.body_mass.resolve(motion, obj, self.format, own)
+        return self.body_mass
+
+    def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
+        """The motion with what the format cannot leave to the engine computed (shared)."""
+        resolved = self._mass().resolve(motion, obj, self.format, own)
         if resolved is motion:
             return motion
         key = ("resolved", id(motion), resolved.center_of_mass, resolved.inertia_diagonal)
@@ -294,13 +368,25 @@ class PhysicsExportExtension(JointExport):
         return self._share(key, lambda: NodePhysics(
             motion, shape_part and shape_part.collider, shape_part and shape_part.trigger))
 
+    def _placement(self, node: Any, obj: bpy.types.Object, props: Any) -> ShapePlacement | None:
+        """The object's placed shape (shared by objects whose shape comes out the same)."""
+        if props.shape_type not in MESH_SHAPE_ITEMS:
+            return placement_of(obj, None, self.yup, self.bounds, props)
+        mesh = self._mesh_ref(node, obj, props, self.yup)
+        if mesh is None:
+            return None
+        key = (props.shape_type, id(mesh))  # the mesh is kept alive by the export
+        if key not in self.placements:
+            self.placements[key] = placement_of(obj, mesh, self.yup, None, props)
+        return self.placements[key]
+
     def _mesh_ref(self, node: Any, obj: bpy.types.Object, props: Any, yup: bool) -> Any:
         """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""
         if props.shape_type not in MESH_SHAPE_ITEMS:
             return None
         if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only:
             return node.mesh  # the visible mesh: no duplicate geometry in the file
-        source = obj if props.mesh_source == "SELF" else props.mesh_object
+        source = obj if props.mesh_source == "SELF" else obj.gltf_physics.mesh_object
         if source is None or source.type != "MESH":
             return None
         return self._built_mesh(source, obj, yup)
@@ -378,7 +464,8 @@ class PhysicsExportExtension(JointExport):
         mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
         issues_before = len(self.report.issues)
         encoded = self._encode(node_index, mesh_index)
-        self._name_nodes(issues_before, gltf.nodes or [])
+        if len(self.report.issues) > issues_before:
+            self._name_nodes(issues_before, gltf.nodes or [])
         self._attach(gltf, encoded, node_index)
         self._log(export_settings)
 

@@ -42,15 +42,13 @@ class BodyMass:
                 own: ShapePlacement | None = None) -> Motion:
         """`motion` with what `target` ("OMI"/"KHR") cannot leave to the engine computed.
         `own`: the placement of the body's own shape, when the caller has it."""
-        if own is None or self._has_child_colliders(body):
+        if own is None or self.has_child_colliders(body):
             return self._resolve(motion, body, target, own)
-        # A body with only its own shape: equal settings and shapes resolve alike. A mesh
-        # shape is the exported glTF mesh itself, so bodies sharing it share the solid.
-        same_mesh = own.shape.kind in MESH_SHAPES and own.translation is None \
-            and own.rotation is None
-        key = (id(motion), own.shape if same_mesh else id(own), target)
+        # A body with only its own shape: equal settings and placements resolve alike (the
+        # export shares a placement between bodies whose shape comes out the same).
+        key = (id(motion), id(own), target)
         found = self._resolved.get(key)
-        if found is None or found[0] is not motion or not (same_mesh or found[1] is own):
+        if found is None or found[0] is not motion or found[1] is not own:
             found = (motion, own, self._resolve(motion, body, target, own))
             self._resolved[key] = found
         return found[2]
@@ -114,7 +112,7 @@ class BodyMass:
                     self._children.setdefault(child.parent.as_pointer(), []).append(child)
         return self._children.get(obj.as_pointer(), [])
 
-    def _has_child_colliders(self, body: bpy.types.Object) -> bool:
+    def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` (below no other body) carries a collider."""
         stack = list(self._children_of(body))
         while stack:

@@ -69,7 +69,11 @@ class Settings:
     """
 
     def __getattr__(self, name: str) -> Any:  # only for names neither set nor defaulted
-        return getattr(self.__dict__["_owner"].gltf_physics, name)
+        owner = self.__dict__.get("_owner")
+        if owner is None:
+            raise AttributeError(f"{name}: a shared snapshot holds plain values only; read it "
+                                 "from the object")
+        return getattr(owner.gltf_physics, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"settings snapshots are read-only ({name})")
@@ -87,6 +91,36 @@ def snapshot(owner: bpy.types.ID) -> Settings:
                 continue  # pointer, collection or a property that no longer exists
             value = convert(stored)
             values[name] = getattr(owner.gltf_physics, name) if value is _FALLBACK else value
+    return _settings(kind, values)
+
+
+class SharedSnapshots:
+    """Snapshots of many owners for one export: owners whose stored values are equal share
+    one. A shared snapshot holds plain values only (it has no owner): read pointers and
+    collections from the owner itself."""
+
+    def __init__(self) -> None:
+        self._shared: dict[tuple, Settings] = {}
+
+    def of(self, owner: bpy.types.ID) -> tuple[Settings, tuple]:
+        """The snapshot of `owner`'s plain values, and a key equal for equal stored values."""
+        group = stored_group(owner)
+        key: tuple = () if group is None else tuple([
+            (name, tuple(value)) if type(value) is list else (name, value)
+            for name, value in group.to_dict().items()])
+        try:
+            found = self._shared.get(key)
+        except TypeError:  # a collection's items, or a value of an unexpected type
+            key = (owner.as_pointer(),)
+            found = self._shared.get(key)
+        if found is None:
+            values = snapshot(owner).__dict__  # RNA reads a stored value from it alone
+            del values["_owner"]
+            found = self._shared[key] = _settings(_schema(type(owner))[0], values)
+        return found, key
+
+
+def _settings(kind: type[Settings], values: dict[str, Any]) -> Settings:
     settings = kind.__new__(kind)
     object.__setattr__(settings, "__dict__", values)
     return settings
