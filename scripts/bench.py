@@ -500,6 +500,7 @@ def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
         if spec.get("floor"):
             gltf, _binary = load_module("asset_files").read_asset(spec["source"])
             FloorExtension.prepare(gltf, {obj.name for obj in bpy.data.objects})
+            del gltf, _binary  # only the prepared payloads stay alive (the collector's work)
             sys.modules[MODULE].glTF2ExportUserExtension = FloorExtension
         if spec["physics"]:
             bpy.context.scene.gltf_physics.export_format = spec["fmt"]

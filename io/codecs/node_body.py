@@ -253,11 +253,11 @@ class NodeEncoder:
         if connected is None:
             self.report.warn("joint-unconnected", where, "connected node not exported; skipped")
             return None
-        settings = encode_settings(joint.settings)
-        if not settings:
+        index = self.joints.add_value(joint.settings, lambda s: encode_settings(s) or None)
+        if index is None:
             self.report.warn("joint-empty", where, "joint without limits or drives skipped")
             return None
-        return encode_node_joint(joint, self.joints.add(settings), connected)
+        return encode_node_joint(joint, index, connected)
 
     def root(self, name: str, out: dict[str, dict[str, Any]], joints: bool = True) -> None:
         """Put the non-empty material, filter (and joint) pools into `out[name]`."""

@@ -74,6 +74,7 @@ class _Derived:
     """What the export makes of one set of stored settings, shared by every object that has
     it (a level's objects repeat a few settings many times)."""
 
+    props: Any  # the plain settings (a shared snapshot: read pointers from the object)
     body_or_shape: bool
     physics: bool  # a body, a shape or a joint
     joint: bool
@@ -118,7 +119,10 @@ class PhysicsExportExtension(JointExport):
         self.built_meshes: dict[tuple[int, int], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
         self.index = NodeIndex()
-        self.scene_nodes: list[tuple[Any, bpy.types.Object]] = []  # gathered, not indexed
+        # gathered in the scene being exported, not indexed yet (two flat lists: no object
+        # is made per node for them)
+        self.scene_nodes: list[Any] = []
+        self.scene_objects: list[bpy.types.Object] = []
         # objects kept, not names: bpy.data.objects[name] scans the whole collection
         self.joint_objects: list[tuple[bpy.types.Object, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
@@ -128,7 +132,7 @@ class PhysicsExportExtension(JointExport):
         self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
         self.snapshots = SharedSnapshots()
         self.derived: dict[tuple, _Derived] = {}  # stored-settings key → what they make
-        self.object_settings: dict[bpy.types.Object, tuple[Any, _Derived]] = {}  # per object
+        self.object_settings: dict[bpy.types.Object, _Derived] = {}  # per object
         self.placements: dict[tuple[str, int], ShapePlacement] = {}  # mesh shapes, shared
         self.yup = True
         self.report = Report()
@@ -169,7 +173,7 @@ class PhysicsExportExtension(JointExport):
             obj = getattr(vnode, "blender_object", None)
             if not isinstance(obj, OBJECT):
                 continue
-            derived = self._settings_of(obj)[1]
+            derived = self._settings_of(obj)
             if derived.collision_only:
                 self.collision_only.add(obj)
                 if not derived.physics and not obj.children:
@@ -213,9 +217,11 @@ class PhysicsExportExtension(JointExport):
                 self._gather(node, obj, export_settings)
 
     def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
-        self.scene_nodes.append((node, blender_object))
+        self.scene_nodes.append(node)
+        self.scene_objects.append(blender_object)
         self.yup = export_settings["gltf_yup"]
-        props, derived = self._settings_of(blender_object)
+        derived = self._settings_of(blender_object)
+        props = derived.props
         if derived.joint:
             self.joint_objects.append((blender_object, node))
         if derived.vehicle:
@@ -227,21 +233,21 @@ class PhysicsExportExtension(JointExport):
         except Exception as exc:
             self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
 
-    def _settings_of(self, obj: bpy.types.Object) -> tuple[Any, _Derived]:
-        """The object's plain settings (a snapshot shared by equal settings: pointers are
-        read from the object) and what they make; read once per object and export."""
-        found = self.object_settings.get(obj)
-        if found is None:
+    def _settings_of(self, obj: bpy.types.Object) -> _Derived:
+        """The object's plain settings and what they make (shared by objects with equal
+        settings); read once per object and export."""
+        derived = self.object_settings.get(obj)
+        if derived is None:
             props, key = self.snapshots.of(obj)
             derived = self.derived.get(key)
             if derived is None:
                 derived = self.derived[key] = _Derived(
-                    body_or_shape=has_body_or_shape(props), physics=_has_physics(props),
-                    joint=props.joint_type != "NONE", vehicle=has_vehicle_data(props),
-                    collision_only=props.collision_only, motion=self._motion(props, self.yup),
-                    parts={})
-            found = self.object_settings[obj] = (props, derived)
-        return found
+                    props=props, body_or_shape=has_body_or_shape(props),
+                    physics=_has_physics(props), joint=props.joint_type != "NONE",
+                    vehicle=has_vehicle_data(props), collision_only=props.collision_only,
+                    motion=self._motion(props, self.yup), parts={})
+            self.object_settings[obj] = derived
+        return derived
 
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
         """Strip leaked scene settings from extras (4.2/4.5); place the scene's nodes."""
@@ -249,8 +255,11 @@ class PhysicsExportExtension(JointExport):
             scene.extras.pop(EXTRAS_KEY)
             scene.extras = scene.extras or None
         if self.scene_nodes:
-            self.index.add_scene(export_settings.get("vtree"), self.scene_nodes)
-            self.scene_nodes = []
+            self._index_scene(export_settings)
+
+    def _index_scene(self, export_settings: dict) -> None:
+        self.index.add_scene(export_settings.get("vtree"), self.scene_nodes, self.scene_objects)
+        self.scene_nodes, self.scene_objects = [], []
 
     def _record(self, node: Any, obj: bpy.types.Object, props: Any, derived: _Derived) -> None:
         motion = self._kind_written(derived.motion, obj)
@@ -418,8 +427,7 @@ class PhysicsExportExtension(JointExport):
         """Add joint frame nodes; park the collision meshes (and orphan mesh nodes) where the
         traversal writes them."""
         if self.scene_nodes:  # a scene the exporter gathered without its scene hook
-            self.index.add_scene(export_settings.get("vtree"), self.scene_nodes)
-            self.scene_nodes = []
+            self._index_scene(export_settings)
         for obj, node in self.joint_objects:
             try:
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])

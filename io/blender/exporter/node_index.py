@@ -10,8 +10,6 @@ scope first, then in the scopes around it: a door's hinge finds the frame of its
 instance, or the one frame outside the instanced collection.
 """
 
-from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from mathutils import Matrix
@@ -19,67 +17,55 @@ from mathutils import Matrix
 Scope = tuple[int, str | None]  # (scene serial, instancing vnode uuid; None: no instance)
 
 
-@dataclass(slots=True)
-class Placed:
-    """One exported node of an object: what it stands for and what encloses it."""
-
-    obj: Any
-    scope: Scope
-    vnode: Any  # the export-tree node, None when the tree does not list it
-
-    @property
-    def matrix_world(self) -> Matrix:
-        """The Blender world matrix the exporter placed the node at."""
-        vnode = self.vnode
-        if vnode is not None and vnode.blender_object == self.obj \
-                and vnode.blender_bone is None and vnode.matrix_world is not None:
-            return vnode.matrix_world
-        return self.obj.matrix_world
-
-
 class NodeIndex:
     """Exported nodes by object and scope, built from each scene's export tree."""
 
     def __init__(self) -> None:
-        self._placed: dict[int, Placed] = {}  # id(gltf node) → its object and scope
-        self._nodes: dict[tuple[int, Scope], Any] = {}  # (object pointer, scope) → node
+        # Per exported node (by id): its object, scope and export-tree node (absent when the
+        # tree does not list it). Flat maps: an export makes no object per node for them.
+        self._object: dict[int, Any] = {}
+        self._scope: dict[int, Scope] = {}
+        self._vnode: dict[int, Any] = {}
+        self._nodes: dict[Scope, dict[Any, Any]] = {}  # scope → object → its node there
         self._outer: dict[Scope, Scope | None] = {}
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
         self._scene_serial = 0
 
     # -- building -------------------------------------------------------------------------
 
-    def add_scene(self, vtree: Any, nodes: Iterable[tuple[Any, Any]]) -> None:
-        """Index `nodes` ((gltf node, object) pairs gathered in this scene) by the scene's
-        export tree, whose vnodes now carry their gltf nodes."""
+    def add_scene(self, vtree: Any, nodes: list[Any], objects: list[Any]) -> None:
+        """Index the gltf `nodes` gathered in this scene (of `objects`, in order) by the
+        scene's export tree, whose vnodes now carry their gltf nodes."""
         serial = self._scene_serial
         self._scene_serial += 1
         root: Scope = (serial, None)
         self._outer[root] = None
-        wanted = {id(node): obj for node, obj in nodes}
+        object_of, scope_of, vnode_of = self._object, self._scope, self._vnode
+        for node, obj in zip(nodes, objects, strict=True):
+            object_of[id(node)] = obj
         tree = {} if vtree is None else vtree.nodes
         instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
         memo: dict[str, Scope] = {}
-        placed = self._placed
         for vnode in tree.values():
             node = vnode.node
             if node is None:
                 continue
-            obj = wanted.get(id(node))
+            obj = object_of.get(id(node))
             if obj is None:
                 continue
             parent = vnode.parent_uuid
             if parent is None or not self._instanced(tree, parent, instanced):
-                scope = root
+                scope_of[id(node)] = root
             else:
-                scope = self._scope_of(tree, vnode, obj, serial, memo)
-            placed[id(node)] = Placed(obj, scope, vnode)
-        index = self._nodes
-        for node, obj in nodes:
-            where = placed.get(id(node))
-            if where is None:  # not in the tree (e.g. a bone stand-in's node under 4.x)
-                where = placed[id(node)] = Placed(obj, root, None)
-            index.setdefault((obj.as_pointer(), where.scope), node)
+                scope_of[id(node)] = self._scope_of(tree, vnode, obj, serial, memo)
+            vnode_of[id(node)] = vnode
+        for node, obj in zip(nodes, objects, strict=True):  # objects hash by their data
+            # a node the tree does not list (a bone stand-in's under 4.x) is in the scene
+            scope = scope_of.setdefault(id(node), root)
+            by_object = self._nodes.get(scope)
+            if by_object is None:
+                by_object = self._nodes[scope] = {}
+            by_object.setdefault(obj, node)
 
     @staticmethod
     def _instanced(tree: dict, uuid: str, memo: dict[str, bool]) -> bool:
@@ -141,20 +127,14 @@ class NodeIndex:
 
     # -- looking up -----------------------------------------------------------------------
 
-    def placed(self, node: Any) -> Placed | None:
-        """The object, scope and world matrix of an exported node."""
-        return self._placed.get(id(node))
-
     def node_of(self, obj: Any, near: Any) -> Any | None:
         """The node of `obj` in the scope of node `near`, else in the nearest scope around it;
         None when `obj` is not exported there."""
-        placed = self._placed.get(id(near))
-        if obj is None or placed is None:
+        scope: Scope | None = self._scope.get(id(near))
+        if obj is None:
             return None
-        pointer = obj.as_pointer()
-        scope: Scope | None = placed.scope
         while scope is not None:
-            node = self._nodes.get((pointer, scope))
+            node = self._nodes[scope].get(obj) if scope in self._nodes else None
             if node is not None:
                 return node
             scope = self._outer.get(scope)
@@ -162,10 +142,11 @@ class NodeIndex:
 
     def world_of(self, node: Any, obj: Any) -> Matrix:
         """The Blender world matrix of `node` (the object's own one when not indexed)."""
-        placed = self._placed.get(id(node))
-        return placed.matrix_world.copy() if placed is not None else obj.matrix_world.copy()
-
-    def scope_key(self, node: Any) -> Hashable:
-        """A key telling apart the places nodes were exported at."""
-        placed = self._placed.get(id(node))
-        return None if placed is None else placed.scope
+        placed = self._object.get(id(node))
+        if placed is None:
+            return obj.matrix_world.copy()
+        vnode = self._vnode.get(id(node))  # the matrix the exporter placed the node at
+        if vnode is not None and vnode.blender_object == placed \
+                and vnode.blender_bone is None and vnode.matrix_world is not None:
+            return vnode.matrix_world.copy()
+        return placed.matrix_world.copy()
