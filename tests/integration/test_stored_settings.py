@@ -62,6 +62,36 @@ def test_snapshot_equals_rna_reads(clean_scene):
         stored.snapshot(objects[0]).mass = 3.0
 
 
+def test_shared_snapshots_share_equal_settings_only(clean_scene):
+    rng = random.Random(11)
+    objects = [h.mesh_object(f"o{i}") for i in range(30)]
+    for index, obj in enumerate(objects):
+        randomize(obj.gltf_physics, random.Random(index % 3), 12)  # three distinct settings
+    for obj in objects[-5:]:
+        randomize(obj.gltf_physics, rng, 6)  # and a few of their own
+    objects[0].gltf_physics.mesh_object = objects[1]
+    objects[3].gltf_physics.mesh_object = objects[2]  # same plain values, other pointer
+    cache = stored.SharedSnapshots()
+    shared = {obj.name: cache.of(obj) for obj in objects}
+    for obj in objects:
+        for prop in plain_properties():
+            expected = as_read(getattr(obj.gltf_physics, prop.identifier))
+            got = getattr(shared[obj.name], prop.identifier)
+            assert (got, type(got)) == (expected, type(expected)), (obj.name, prop.identifier)
+    for a in objects:
+        for b in objects:
+            same = stored.stored_group(a).to_dict() == stored.stored_group(b).to_dict()
+            assert (shared[a.name] is shared[b.name]) == same, (a.name, b.name)
+    distinct = {json.dumps(stored.stored_group(obj).to_dict(), default=repr, sort_keys=True)
+                for obj in objects}
+    assert len({id(found) for found in shared.values()}) == len(distinct) < len(objects)
+    with pytest.raises(AttributeError, match="read it from the object"):
+        _ = shared["o0"].mesh_object  # a shared snapshot has no owner to read a pointer from
+    joint = objects[6]
+    joint.gltf_physics.joint_limits.add()  # a collection: the object's own snapshot
+    assert cache.of(joint) is not cache.of(objects[9]) and cache.of(joint) is cache.of(joint)
+
+
 def test_untouched_until_a_value_is_set(clean_scene):
     obj = h.mesh_object("fresh")
     assert stored.is_untouched(obj)

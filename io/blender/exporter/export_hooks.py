@@ -131,7 +131,7 @@ class PhysicsExportExtension(JointExport):
         self.shared: dict[Hashable, Any] = {}  # model parts shared by equal settings
         self.filter_names: dict[tuple[bool, ...], tuple[str, ...]] = {}
         self.snapshots = SharedSnapshots()
-        self.derived: dict[tuple, _Derived] = {}  # stored-settings key → what they make
+        self.derived: dict[int, _Derived] = {}  # id(shared snapshot) → what it makes
         self.object_settings: dict[bpy.types.Object, _Derived] = {}  # per object
         self.placements: dict[tuple[str, int], ShapePlacement] = {}  # mesh shapes, shared
         self.yup = True
@@ -238,10 +238,10 @@ class PhysicsExportExtension(JointExport):
         settings); read once per object and export."""
         derived = self.object_settings.get(obj)
         if derived is None:
-            props, key = self.snapshots.of(obj)
-            derived = self.derived.get(key)
+            props = self.snapshots.of(obj)
+            derived = self.derived.get(id(props))  # equal settings: the same snapshot
             if derived is None:
-                derived = self.derived[key] = _Derived(
+                derived = self.derived[id(props)] = _Derived(
                     props=props, body_or_shape=has_body_or_shape(props),
                     physics=_has_physics(props), joint=props.joint_type != "NONE",
                     vehicle=has_vehicle_data(props), collision_only=props.collision_only,
@@ -263,7 +263,7 @@ class PhysicsExportExtension(JointExport):
 
     def _record(self, node: Any, obj: bpy.types.Object, props: Any, derived: _Derived) -> None:
         motion = self._kind_written(derived.motion, obj)
-        placement, shape_node = self._placed_shape(node, obj, props)
+        placement, shape_node = self._placed_shape(node, obj, derived)
         if motion is not None and self._needs_mass(motion, props) \
                 and self._mass().has_child_colliders(obj):
             motion = self._resolved(motion, obj, placement)  # made of several objects
@@ -291,12 +291,12 @@ class PhysicsExportExtension(JointExport):
                          "a static body under a moving body is written as kinematic")
         return self._share(("kind", id(motion), kind), lambda: replace(motion, kind=kind))
 
-    def _placed_shape(self, node: Any, obj: bpy.types.Object, props: Any
+    def _placed_shape(self, node: Any, obj: bpy.types.Object, derived: _Derived
                       ) -> tuple[ShapePlacement | None, Any]:
         """The object's placed shape and the node carrying it (a new child for an offset)."""
-        if props.shape_type == "NONE":
+        if derived.props.shape_type == "NONE":
             return None, node
-        placement = self._placement(node, obj, props)
+        placement = self._placement(node, obj, derived)
         if placement is None:
             self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
             return None, node
@@ -377,10 +377,16 @@ class PhysicsExportExtension(JointExport):
         return self._share(key, lambda: NodePhysics(
             motion, shape_part and shape_part.collider, shape_part and shape_part.trigger))
 
-    def _placement(self, node: Any, obj: bpy.types.Object, props: Any) -> ShapePlacement | None:
+    def _placement(self, node: Any, obj: bpy.types.Object, derived: _Derived
+                   ) -> ShapePlacement | None:
         """The object's placed shape (shared by objects whose shape comes out the same)."""
+        props = derived.props
         if props.shape_type not in MESH_SHAPE_ITEMS:
-            return placement_of(obj, None, self.yup, self.bounds, props)
+            if props.size_mode != "CUSTOM":  # fitted to the object's geometry
+                return placement_of(obj, None, self.yup, self.bounds, props)
+            if "custom" not in derived.parts:  # the settings alone place a custom shape
+                derived.parts["custom"] = placement_of(obj, None, self.yup, None, props)
+            return derived.parts["custom"]
         mesh = self._mesh_ref(node, obj, props, self.yup)
         if mesh is None:
             return None

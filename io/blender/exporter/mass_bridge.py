@@ -34,7 +34,7 @@ class BodyMass:
         self.report = report
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
-        self._children: dict[int, list[bpy.types.Object]] | None = None
+        self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
         self._resolved: dict[tuple[int, Hashable, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
@@ -109,8 +109,8 @@ class BodyMass:
             self._children = {}
             for child in bpy.data.objects:
                 if child.parent is not None:
-                    self._children.setdefault(child.parent.as_pointer(), []).append(child)
-        return self._children.get(obj.as_pointer(), [])
+                    self._children.setdefault(child.parent, []).append(child)
+        return self._children.get(obj, [])  # objects hash and compare by their data
 
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` (below no other body) carries a collider."""

@@ -96,14 +96,15 @@ def snapshot(owner: bpy.types.ID) -> Settings:
 
 class SharedSnapshots:
     """Snapshots of many owners for one export: owners whose stored values are equal share
-    one. A shared snapshot holds plain values only (it has no owner): read pointers and
-    collections from the owner itself."""
+    one (the same object, kept alive by this cache: its `id` names the settings). A shared
+    snapshot holds plain values only (it has no owner): read pointers and collections from
+    the owner itself."""
 
     def __init__(self) -> None:
         self._shared: dict[tuple, Settings] = {}
 
-    def of(self, owner: bpy.types.ID) -> tuple[Settings, tuple]:
-        """The snapshot of `owner`'s plain values, and a key equal for equal stored values."""
+    def of(self, owner: bpy.types.ID) -> Settings:
+        """The snapshot of `owner`'s plain values, shared with owners storing equal values."""
         group = stored_group(owner)
         key: tuple = () if group is None else tuple([
             (name, tuple(value)) if type(value) is list else (name, value)
@@ -117,7 +118,7 @@ class SharedSnapshots:
             values = snapshot(owner).__dict__  # RNA reads a stored value from it alone
             del values["_owner"]
             found = self._shared[key] = _settings(_schema(type(owner))[0], values)
-        return found, key
+        return found
 
 
 def _settings(kind: type[Settings], values: dict[str, Any]) -> Settings:
