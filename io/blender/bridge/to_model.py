@@ -154,9 +154,12 @@ def _placement_key(obj: bpy.types.Object, props: Any, kind: str, yup: bool) -> t
         return ("custom", kind, yup, props.plane_double_sided, tuple(props.box_size),
                 props.radius, props.height, props.radius_top, props.radius_bottom,
                 tuple(props.plane_size), tuple(props.shape_offset), tuple(props.shape_rotation))
-    if obj.type != "MESH" or obj.modifiers or obj.data.shape_keys is not None:
+    if obj.type != "MESH" or obj.modifiers:
         return None
-    return ("placement", obj.data.as_pointer(), kind, yup, props.plane_double_sided)
+    data = obj.data
+    if data.shape_keys is not None:
+        return None
+    return ("placement", data, kind, yup, props.plane_double_sided)  # data hashes by pointer
 
 
 def _shape_rotation(

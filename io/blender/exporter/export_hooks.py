@@ -81,6 +81,7 @@ class _Derived:
     vehicle: bool
     collision_only: bool
     motion: Motion | None
+    needs_mass: bool  # the format cannot leave the motion's mass properties to the engine
     parts: dict[Hashable, Any]  # (placement, motion) → model parts made with these settings
 
 
@@ -219,7 +220,6 @@ class PhysicsExportExtension(JointExport):
     def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
         self.scene_nodes.append(node)
         self.scene_objects.append(blender_object)
-        self.yup = export_settings["gltf_yup"]
         derived = self._settings_of(blender_object)
         props = derived.props
         if derived.joint:
@@ -245,7 +245,9 @@ class PhysicsExportExtension(JointExport):
                     props=props, body_or_shape=has_body_or_shape(props),
                     physics=_has_physics(props), joint=props.joint_type != "NONE",
                     vehicle=has_vehicle_data(props), collision_only=props.collision_only,
-                    motion=self._motion(props, self.yup), parts={})
+                    motion=(motion := self._motion(props, self.yup)),
+                    needs_mass=motion is not None and self._needs_mass(motion, props),
+                    parts={})
             self.object_settings[obj] = derived
         return derived
 
@@ -264,8 +266,7 @@ class PhysicsExportExtension(JointExport):
     def _record(self, node: Any, obj: bpy.types.Object, props: Any, derived: _Derived) -> None:
         motion = self._kind_written(derived.motion, obj)
         placement, shape_node = self._placed_shape(node, obj, derived)
-        if motion is not None and self._needs_mass(motion, props) \
-                and self._mass().has_child_colliders(obj):
+        if derived.needs_mass and self._mass().has_child_colliders(obj):
             motion = self._resolved(motion, obj, placement)  # made of several objects
         body, shape_part = self._parts(derived, obj, props, placement, motion, shape_node is node)
         members: tuple[Any, ...] = ()
