@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Joint properties ↔ joint settings in Blender's local joint axes. Data API only."""
 
+from typing import Any
+
 import bpy
 from mathutils import Matrix
 
@@ -100,17 +102,20 @@ def preset_of(props: bpy.types.PropertyGroup) -> JointPreset | None:
     )
 
 
-def settings_of(props: bpy.types.PropertyGroup) -> JointSettings:
-    """The joint's limits and drives in Blender's local joint axes."""
+def settings_of(props: bpy.types.PropertyGroup, lists: Any = None) -> JointSettings:
+    """The joint's limits and drives in Blender's local joint axes. `lists`: where the limit
+    and drive lists are read (default `props`; the object's live settings when `props` is
+    a snapshot of plain values)."""
     preset = preset_of(props)
-    listed = tuple(limit for limit in (_limit_of(item) for item in props.joint_limits) if limit)
+    lists = props if lists is None else lists
+    listed = tuple(limit for limit in (_limit_of(item) for item in lists.joint_limits) if limit)
     if preset is not None:
         limits = preset_limits(preset)
         if listed and normalized(listed) == normalized(limits):
             limits = listed  # the preset as a file wrote it: its grouping and order kept
     else:
         limits = listed
-    return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in props.joint_drives))
+    return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in lists.joint_drives))
 
 
 def _limit_of(item: bpy.types.PropertyGroup) -> JointLimit | None:

@@ -172,15 +172,16 @@ class PhysicsExportExtension(JointExport):
         yup = self.yup = export_settings["gltf_yup"]
         for vnode in vtree.nodes.values():
             obj = getattr(vnode, "blender_object", None)
-            if not isinstance(obj, OBJECT):
-                continue
+            if not vnode.keep_tag or not isinstance(obj, OBJECT):
+                continue  # (left out by the exporter's own filters)
             derived = self._settings_of(obj)
             if derived.collision_only:
                 self.collision_only.add(obj)
                 if not derived.physics and not obj.children:
                     vnode.keep_tag = False
                     continue
-            if vnode.keep_tag and derived.physics and _stands_for_bone(obj, yup):
+            if derived.physics and vnode.parent_bone_uuid is not None \
+                    and _stands_for_bone(obj, yup):  # (under a bone's node in the tree)
                 # Its physics is written on the bone's node (gather_joint_hook); its own
                 # node would be an empty sibling of the bone's children.
                 vnode.keep_tag = False

@@ -23,7 +23,7 @@ def near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> boo
 
 class JointExport:
     """The joint part of the export extension (uses its `index`, `on_bones`, `joints`,
-    `format` and `report`).
+    `object_settings`, `format` and `report`).
 
     A joint is resolved per exported node of its object: its bodies and connected frame are
     the nodes of the same scene and instance (`NodeIndex.node_of`), and the connected frame
@@ -31,10 +31,12 @@ class JointExport:
 
     def _resolve_joint(self, obj: bpy.types.Object, node: Any, yup: bool) -> None:
         """Check a joint's two sides and record it on its frame node (reported when skipped)."""
-        props = obj.gltf_physics
+        live = obj.gltf_physics
+        derived = self.object_settings.get(obj)
+        props = live if derived is None else derived.props  # plain values, read once
         body_a = body_of(obj)
-        attachment = props.joint_attachment
-        body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
+        attachment = live.joint_attachment
+        body_b = body_of(attachment) if attachment is not None else live.joint_connected_body
         problem = self._joint_problem(obj, node, body_a, body_b)
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
@@ -43,7 +45,7 @@ class JointExport:
             connected = self.index.node_of(attachment, node)
         else:
             connected = self._attachment_node(obj, node, body_b, yup)
-        settings = settings_to_gltf(settings_of(props), yup)
+        settings = settings_to_gltf(settings_of(props, live), yup)
         if not settings.limits and not settings.drives:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
             return
