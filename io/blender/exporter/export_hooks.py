@@ -2,14 +2,15 @@
 """glTF exporter hooks: gather per-object physics, encode once every index is final.
 
 Flow (one instance per export):
-- `gather_tree_filter_tag_hook` (once per exported scene): that scene's collision layers.
-- `gather_node_hook`: object properties → model parts; collision meshes and shape-offset
-  child nodes are created here, before the exporter's traversal assigns indices. Each node
-  is its own identity: an object exported in several scenes or instances gets one record per
-  node.
-- `gather_scene_hook`: the scene's export tree tells each node's scene and instance
-  (`export.node_index`), so partners (joint bodies, seats, compound members) are found in
-  the same instance.
+- `gather_tree_filter_tag_hook` (once per exported scene): that scene's collision layers;
+  each object's settings are read here, once per export (`_settings_of`).
+- `gather_node_hook`: notes each object's glTF node (and strips leaked extras).
+- `gather_scene_hook`: object settings → model parts for every node of the scene, in one
+  loop; collision meshes and shape-offset child nodes are made here, before the exporter's
+  traversal assigns indices. Each node is its own identity: an object exported in several
+  scenes or instances gets one record per node. The scene's export tree then tells each
+  node's scene and instance (`export.node_index`), so partners (joint bodies, seats,
+  compound members) are found in the same instance.
 - `gather_gltf_hook`: collision-only meshes (and KHR `geometry.node` orphans) are parked in
   the active scene's extensions so the traversal writes them into the buffer.
 - `gather_gltf_extensions_hook`: everything has its final index; the pure codecs encode the
@@ -197,7 +198,8 @@ class PhysicsExportExtension(JointExport):
             hook_obj.export_mesh = False
 
     def gather_node_hook(self, node: Any, blender_object: Any, export_settings: dict) -> None:
-        """Strip leaked properties from extras and record the object's physics."""
+        """Strip leaked properties from extras and note the object's node (its physics is
+        built with the scene's, in gather_scene_hook)."""
         if isinstance(node.extras, dict):
             # 4.2/4.5 copy PropertyGroups into extras; the tools' tags (gltf_physics_made_by…,
             # io/blender/tools/ownership.py) are the add-on's own, not the user's
@@ -206,7 +208,8 @@ class PhysicsExportExtension(JointExport):
             node.extras = node.extras or None
         if self.format == "NONE" or not isinstance(blender_object, OBJECT):
             return
-        self._gather(node, blender_object, export_settings)
+        self.scene_nodes.append(node)
+        self.scene_objects.append(blender_object)
 
     def gather_joint_hook(self, node: Any, blender_bone: Any, export_settings: dict) -> None:
         """A bone's node (the exporter calls gather_joint_hook, not gather_node_hook, for
@@ -216,23 +219,27 @@ class PhysicsExportExtension(JointExport):
         armature = blender_bone.id_data
         for obj in armature.children:
             if obj in self.on_bones and obj.parent_bone == blender_bone.name:
-                self._gather(node, obj, export_settings)
+                self.scene_nodes.append(node)
+                self.scene_objects.append(obj)
 
-    def _gather(self, node: Any, blender_object: Any, export_settings: dict) -> None:
-        self.scene_nodes.append(node)
-        self.scene_objects.append(blender_object)
-        derived = self._settings_of(blender_object)
-        props = derived.props
-        if derived.joint:
-            self.joint_objects.append((blender_object, node))
-        if derived.vehicle:
-            self.vehicle_objects.append((blender_object, node))
-        if not derived.body_or_shape:
-            return
-        try:
-            self._record(node, blender_object, props, derived)
-        except Exception as exc:
-            self.report.warn("export-failed", blender_object.name, f"physics skipped: {exc}")
+    def _build_scene(self, export_settings: dict) -> None:
+        """The physics of the nodes gathered in this scene, in the order they were gathered;
+        then the scene's node index. One loop: the per-node cost of the export."""
+        settings_of, known = self._settings_of, self.object_settings
+        joints, vehicles, record = self.joint_objects, self.vehicle_objects, self._record
+        for node, obj in zip(self.scene_nodes, self.scene_objects, strict=True):
+            derived = known.get(obj) or settings_of(obj)
+            if derived.joint:
+                joints.append((obj, node))
+            if derived.vehicle:
+                vehicles.append((obj, node))
+            if derived.body_or_shape:
+                try:
+                    record(node, obj, derived)
+                except Exception as exc:
+                    self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
+        self.index.add_scene(export_settings.get("vtree"), self.scene_nodes, self.scene_objects)
+        self.scene_nodes, self.scene_objects = [], []
 
     def _settings_of(self, obj: bpy.types.Object) -> _Derived:
         """The object's plain settings and what they make (shared by objects with equal
@@ -258,14 +265,13 @@ class PhysicsExportExtension(JointExport):
             scene.extras.pop(EXTRAS_KEY)
             scene.extras = scene.extras or None
         if self.scene_nodes:
-            self._index_scene(export_settings)
+            self._build_scene(export_settings)
 
-    def _index_scene(self, export_settings: dict) -> None:
-        self.index.add_scene(export_settings.get("vtree"), self.scene_nodes, self.scene_objects)
-        self.scene_nodes, self.scene_objects = [], []
-
-    def _record(self, node: Any, obj: bpy.types.Object, props: Any, derived: _Derived) -> None:
-        motion = self._kind_written(derived.motion, obj)
+    def _record(self, node: Any, obj: bpy.types.Object, derived: _Derived) -> None:
+        props = derived.props
+        motion = derived.motion
+        if motion is not None and motion.kind == "static":
+            motion = self._kind_written(motion, obj)
         placement, shape_node = self._placed_shape(node, obj, derived)
         if derived.needs_mass and self._mass().has_child_colliders(obj):
             motion = self._resolved(motion, obj, placement)  # made of several objects
@@ -435,7 +441,7 @@ class PhysicsExportExtension(JointExport):
         """Add joint frame nodes; park the collision meshes (and orphan mesh nodes) where the
         traversal writes them."""
         if self.scene_nodes:  # a scene the exporter gathered without its scene hook
-            self._index_scene(export_settings)
+            self._build_scene(export_settings)
         for obj, node in self.joint_objects:
             try:
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])
