@@ -171,11 +171,12 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         yup = self.yup = export_settings["gltf_yup"]
+        settings_of, known = self._settings_of, self.object_settings
         for vnode in vtree.nodes.values():
-            obj = getattr(vnode, "blender_object", None)
+            obj = vnode.blender_object
             if not vnode.keep_tag or not isinstance(obj, OBJECT):
                 continue  # (left out by the exporter's own filters)
-            derived = self._settings_of(obj)
+            derived = known.get(obj) or settings_of(obj)
             if derived.collision_only:
                 self.collision_only.add(obj)
                 if not derived.physics and not obj.children:
