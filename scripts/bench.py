@@ -419,12 +419,14 @@ class FloorExtension:
     physics export adds (joint frames, shape offsets) where ours adds them (in
     `gather_gltf_hook`, under their parent's node). Payloads and nodes come from an earlier
     export of the same scene and are prepared (parsed, equal payloads shared as our encoder
-    shares them, nodes built) before the timer starts; no property is read. The file it
+    shares them) before the timer starts; the nodes are made in the hook, as ours are (the
+    glTF add-on of Blender 4.2 reloads its classes when an export starts); no property is
+    read. The file it
     writes is ours (`tests/integration/test_bench_floor.py`); what it costs over the plain
     export is the glTF add-on's own cost of carrying the physics."""
 
     by_name: dict[str, dict[str, Any]] = {}
-    added: list[tuple[str, Any]] = []  # (parent node name, node to add under it)
+    added: list[tuple[str, dict[str, Any]]] = []  # (parent node name, node to add under it)
     root: dict[str, Any] = {}
     used: list[str] = []
 
@@ -444,17 +446,13 @@ class FloorExtension:
                 cls.by_name[node["name"]] = payloads
         parent_of = {child: index for index, node in enumerate(nodes)
                      for child in node.get("children", ())}
-        gltf_io = importlib.import_module("io_scene_gltf2.io.com.gltf2_io")
         cls.added = []
         for index, node in enumerate(nodes):
             if node.get("name") in object_names:
                 continue
             if node.get("children") or node.get("mesh") is not None or index not in parent_of:
                 raise RuntimeError(f"floor: cannot add node {node.get('name')!r}")
-            cls.added.append((nodes[parent_of[index]]["name"], gltf_io.Node(
-                camera=None, children=[], extensions=None, extras=None, matrix=None, mesh=None,
-                name=node["name"], rotation=node.get("rotation"), scale=None, skin=None,
-                translation=node.get("translation"), weights=None)))
+            cls.added.append((nodes[parent_of[index]]["name"], node))
         cls.root = document.get("extensions", {})
         cls.used = document.get("extensionsUsed", [])
 
@@ -468,8 +466,12 @@ class FloorExtension:
             if node.name in parents:
                 found[node.name] = node
             stack.extend(node.children)
+        gltf_io = importlib.import_module("io_scene_gltf2.io.com.gltf2_io")
         for parent, node in FloorExtension.added:
-            found[parent].children.append(node)
+            found[parent].children.append(gltf_io.Node(
+                camera=None, children=[], extensions=None, extras=None, matrix=None, mesh=None,
+                name=node["name"], rotation=_floats(node.get("rotation")), scale=None,
+                skin=None, translation=_floats(node.get("translation")), weights=None))
 
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
         by_name = FloorExtension.by_name
@@ -488,6 +490,11 @@ class FloorExtension:
         used = gltf.extensions_used if gltf.extensions_used is not None else []
         used.extend(name for name in FloorExtension.used if name not in used)
         gltf.extensions_used = used
+
+
+def _floats(values: list | None) -> list[float] | None:
+    """JSON numbers as the floats the glTF add-on's classes hold (4.2 asserts the type)."""
+    return None if values is None else [float(v) for v in values]
 
 
 def phase_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
