@@ -180,7 +180,6 @@ def _convert(settings: JointSettings, axis_map: AxisMap) -> JointSettings:
 
 
 @lru_cache(maxsize=1024)  # a level's joints repeat a few settings
-@lru_cache(maxsize=1024)
 def settings_to_gltf(settings: JointSettings, yup: bool = True) -> JointSettings:
     """Blender joint axes → glTF joint axes (limits split to one axis kind each)."""
     return _convert(settings, lambda a: joint_axis_to_gltf(a, yup))

@@ -416,14 +416,15 @@ class FloorExtension:
     """Stand-in export hook that does only what any physics extension must: attach finished
     payloads where and how ours attaches its own (plain dicts, per extension name, in
     `gather_gltf_extensions_hook`, after the exporter's traversal), and add the nodes a
-    physics export adds (joint frames, shape offsets) where ours adds them (in
-    `gather_gltf_hook`, under their parent's node). Payloads and nodes come from an earlier
+    physics export adds (joint frames, shape offsets) under their parent's node before the
+    traversal gives nodes their indices (in `gather_gltf_hook`; ours adds joint frames there
+    and shape offsets in `gather_scene_hook`). Payloads and nodes come from an earlier
     export of the same scene and are prepared (parsed, equal payloads shared as our encoder
     shares them) before the timer starts; the nodes are made in the hook, as ours are (the
     glTF add-on of Blender 4.2 reloads its classes when an export starts); no property is
-    read. The file it
-    writes is ours (`tests/integration/test_bench_floor.py`); what it costs over the plain
-    export is the glTF add-on's own cost of carrying the physics."""
+    read. The file it writes is ours (`tests/integration/test_bench_floor.py`); what it
+    costs over the plain export is the glTF add-on's own cost of carrying the physics.
+    Nodes are found by name: the bench scene's names are unique (checked)."""
 
     by_name: dict[str, dict[str, Any]] = {}
     added: list[tuple[str, dict[str, Any]]] = []  # (parent node name, node to add under it)
@@ -437,6 +438,9 @@ class FloorExtension:
         shared: dict[str, Any] = {}
         cls.by_name = {}
         nodes = document["nodes"]
+        names = [node.get("name") for node in nodes]
+        if len(set(names)) != len(names):
+            raise RuntimeError("floor: node names repeat, so payloads cannot be placed by name")
         for node in nodes:
             if node.get("extensions") and node.get("name"):
                 payloads = {}

@@ -2,10 +2,15 @@
 """Objects with equal settings share what the export makes of those settings, never what
 depends on the object itself: its geometry, its parent, its child colliders."""
 
+import importlib
+
 import bpy
 import pytest
 
 from tests.integration import scene_helpers as h
+from tests.integration.conftest import MODULE
+
+joint_bridge = importlib.import_module(f"{MODULE}.io.blender.bridge.joint_bridge")
 
 
 def _node(gltf: dict, name: str) -> dict:
@@ -29,6 +34,7 @@ def test_equal_settings_keep_each_objects_geometry_and_children(clean_scene, tmp
     plain = h.mesh_object("Plain", location=(4, 0, 0))
     big = h.mesh_object("Big", location=(8, 0, 0), size=3.0)
     with_child = h.mesh_object("WithChild", location=(12, 0, 0))
+    with_child.data = plain.data  # Plain's shape and settings: only the child differs
     child = h.mesh_object("ChildCollider", kind="sphere")
     child.parent = with_child
     child.location = (0, 0, 1.5)
@@ -60,3 +66,27 @@ def test_equal_static_settings_keep_each_objects_parent(clean_scene, tmp_path):
               for name in ("StaticFree", "StaticUnder")}
     assert "motion" not in bodies["StaticFree"]  # KHR: a motionless collider is static
     assert bodies["StaticUnder"]["motion"]["isKinematic"] is True  # would join the mover
+
+
+def test_a_shape_offset_child_keeps_its_place_on_a_bone_node(clean_scene, tmp_path):
+    """A body standing for a bone (as the importer makes) with an offset shape: its shape's
+    child node comes before the objects the exporter later hangs under the bone's node."""
+    from mathutils import Matrix
+
+    rig = h.armature_object("Rig", [("Hand", (0, 0, 0), (0, 0, 1), None)])
+    bone = rig.data.bones["Hand"]
+    stand_in = bpy.data.objects.new("HandBody", None)
+    sword = h.mesh_object("Sword")
+    bpy.context.scene.collection.objects.link(stand_in)
+    for obj in (stand_in, sword):
+        obj.parent, obj.parent_type, obj.parent_bone = rig, "BONE", "Hand"
+        obj.matrix_parent_inverse.identity()
+    at_tail = Matrix.Translation((0.0, -bone.length, 0.0))
+    stand_in.matrix_basis = at_tail @ joint_bridge.BONE_NODE_BASIS  # the bone's node frame
+    h.set_physics(stand_in, motion_type="DYNAMIC", shape_type="BOX", size_mode="CUSTOM",
+                  shape_offset=(0.5, 0.0, 0.0))
+    gltf = h.export(tmp_path / "bone.gltf", "KHR")
+    hand = _node(gltf, "Hand")
+    names = [gltf["nodes"][i]["name"] for i in hand.get("children", [])]
+    assert "HandBody" not in [n.get("name") for n in gltf["nodes"]]  # it stands for Hand
+    assert names.index("HandBody.shape") < names.index("Sword"), names

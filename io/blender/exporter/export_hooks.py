@@ -18,7 +18,7 @@ Flow (one instance per export):
 """
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import bpy
@@ -83,7 +83,11 @@ class _Derived:
     collision_only: bool
     motion: Motion | None
     needs_mass: bool  # the format cannot leave the motion's mass properties to the engine
-    parts: dict[Hashable, Any]  # (placement, motion) → model parts made with these settings
+    error: str | None = None  # why these settings make no physics (reported per object)
+    custom_placement: Any = None  # a custom-size analytic shape's (the settings place it)
+    #: (id(placement), id(motion), same node) → (body part, shape part, placement, motion):
+    #: the model parts these settings make with them (the entry keeps both ids' objects)
+    parts: dict[tuple[int, int, bool], tuple] = field(default_factory=dict)
 
 
 def _has_physics(props: Any) -> bool:
@@ -91,10 +95,10 @@ def _has_physics(props: Any) -> bool:
 
 
 def _stands_for_bone(obj: Any, yup: bool) -> bool:
-    """An object with physics at its parent bone's node frame, with no children to keep:
-    it stands for the bone's glTF node (as the importer makes for physics on bones)."""
-    return obj.type == "EMPTY" and _has_physics(obj.gltf_physics) and on_bone_node(obj, yup) \
-        and all(
+    """An object (with physics: the caller knows) at its parent bone's node frame, with no
+    children to keep: it stands for the bone's glTF node (as the importer makes for physics
+    on bones)."""
+    return obj.type == "EMPTY" and on_bone_node(obj, yup) and all(
         child.gltf_physics.collision_only and not _has_physics(child.gltf_physics)
         and not child.children for child in obj.children
     )
@@ -125,6 +129,9 @@ class PhysicsExportExtension(JointExport):
         # is made per node for them)
         self.scene_nodes: list[Any] = []
         self.scene_objects: list[bpy.types.Object] = []
+        # how many children each had then: a shape-offset child goes after those (the
+        # exporter adds bone children and neutral bones to some nodes after their hook)
+        self.scene_child_counts: list[int] = []
         # objects kept, not names: bpy.data.objects[name] scans the whole collection
         self.joint_objects: list[tuple[bpy.types.Object, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
@@ -211,10 +218,11 @@ class PhysicsExportExtension(JointExport):
             return
         self.scene_nodes.append(node)
         self.scene_objects.append(blender_object)
+        self.scene_child_counts.append(len(node.children or ()))
 
     def gather_joint_hook(self, node: Any, blender_bone: Any, export_settings: dict) -> None:
         """A bone's node (the exporter calls gather_joint_hook, not gather_node_hook, for
-        bones): record the physics of the objects standing for it."""
+        bones): note it for the objects standing for it."""
         if self.format == "NONE" or not self.on_bones:
             return
         armature = blender_bone.id_data
@@ -222,13 +230,16 @@ class PhysicsExportExtension(JointExport):
             if obj in self.on_bones and obj.parent_bone == blender_bone.name:
                 self.scene_nodes.append(node)
                 self.scene_objects.append(obj)
+                self.scene_child_counts.append(len(node.children or ()))
 
     def _build_scene(self, export_settings: dict) -> None:
         """The physics of the nodes gathered in this scene, in the order they were gathered;
         then the scene's node index. One loop: the per-node cost of the export."""
         settings_of, known = self._settings_of, self.object_settings
         joints, vehicles, record = self.joint_objects, self.vehicle_objects, self._record
-        for node, obj in zip(self.scene_nodes, self.scene_objects, strict=True):
+        gathered = zip(self.scene_nodes, self.scene_objects, self.scene_child_counts,
+                       strict=True)
+        for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)
             if derived.joint:
                 joints.append((obj, node))
@@ -236,11 +247,11 @@ class PhysicsExportExtension(JointExport):
                 vehicles.append((obj, node))
             if derived.body_or_shape:
                 try:
-                    record(node, obj, derived)
+                    record(node, obj, derived, child_count)
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
         self.index.add_scene(export_settings.get("vtree"), self.scene_nodes, self.scene_objects)
-        self.scene_nodes, self.scene_objects = [], []
+        self.scene_nodes, self.scene_objects, self.scene_child_counts = [], [], []
 
     def _settings_of(self, obj: bpy.types.Object) -> _Derived:
         """The object's plain settings and what they make (shared by objects with equal
@@ -250,14 +261,21 @@ class PhysicsExportExtension(JointExport):
             props = self.snapshots.of(obj)
             derived = self.derived.get(id(props))  # equal settings: the same snapshot
             if derived is None:
-                derived = self.derived[id(props)] = _Derived(
-                    props=props, body_or_shape=has_body_or_shape(props),
-                    physics=_has_physics(props), joint=props.joint_type != "NONE",
-                    vehicle=has_vehicle_data(props), collision_only=props.collision_only,
-                    motion=(motion := self._motion(props, self.yup)),
-                    needs_mass=motion is not None and self._needs_mass(motion, props),
-                    parts={})
+                derived = self.derived[id(props)] = self._derived(props)
             self.object_settings[obj] = derived
+        return derived
+
+    def _derived(self, props: Any) -> _Derived:
+        derived = _Derived(
+            props=props, body_or_shape=has_body_or_shape(props), physics=_has_physics(props),
+            joint=props.joint_type != "NONE", vehicle=has_vehicle_data(props),
+            collision_only=props.collision_only, motion=None, needs_mass=False)
+        try:
+            derived.motion = self._motion(props, self.yup)
+            derived.needs_mass = derived.motion is not None \
+                and self._needs_mass(derived.motion, props)
+        except Exception as exc:  # reported for each object that has these settings
+            derived.error = str(exc)
         return derived
 
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
@@ -268,15 +286,19 @@ class PhysicsExportExtension(JointExport):
         if self.scene_nodes:
             self._build_scene(export_settings)
 
-    def _record(self, node: Any, obj: bpy.types.Object, derived: _Derived) -> None:
+    def _record(self, node: Any, obj: bpy.types.Object, derived: _Derived,
+                child_count: int) -> None:
+        if derived.error is not None:
+            raise RuntimeError(derived.error)
         props = derived.props
-        motion = derived.motion
-        if motion is not None and motion.kind == "static":
-            motion = self._kind_written(motion, obj)
-        placement, shape_node = self._placed_shape(node, obj, derived)
+        motion = self._kind_written(derived.motion, obj)
+        placement, shape_node = self._placed_shape(node, obj, derived, child_count)
         if derived.needs_mass and self._mass().has_child_colliders(obj):
-            motion = self._resolved(motion, obj, placement)  # made of several objects
-        body, shape_part = self._parts(derived, obj, props, placement, motion, shape_node is node)
+            # made of several objects: this body's own parts
+            motion = self._resolved(motion, obj, placement)
+            body, shape_part = self._made_parts(props, placement, motion, shape_node is node)
+        else:
+            body, shape_part = self._parts(derived, obj, placement, motion, shape_node is node)
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
@@ -288,8 +310,8 @@ class PhysicsExportExtension(JointExport):
 
     def _kind_written(self, motion: Motion | None, obj: bpy.types.Object) -> Motion | None:
         """`motion` with the kind the format writes it as (reported when it changes)."""
-        if motion is None or motion.kind != "static" or self.format != "KHR":
-            return motion  # kind_in_target changes only KHR's static bodies
+        if motion is None or motion.kind != "static":
+            return motion  # only a static body can be written as another kind
         above = body_of(obj.parent)
         moves_above = above is not None and above.gltf_physics.motion_type in (
             "DYNAMIC", "KINEMATIC")
@@ -300,9 +322,10 @@ class PhysicsExportExtension(JointExport):
                          "a static body under a moving body is written as kinematic")
         return self._share(("kind", id(motion), kind), lambda: replace(motion, kind=kind))
 
-    def _placed_shape(self, node: Any, obj: bpy.types.Object, derived: _Derived
-                      ) -> tuple[ShapePlacement | None, Any]:
-        """The object's placed shape and the node carrying it (a new child for an offset)."""
+    def _placed_shape(self, node: Any, obj: bpy.types.Object, derived: _Derived,
+                      child_count: int) -> tuple[ShapePlacement | None, Any]:
+        """The object's placed shape and the node carrying it (a new child for an offset,
+        after the `child_count` children the node had when it was gathered)."""
         if derived.props.shape_type == "NONE":
             return None, node
         placement = self._placement(node, obj, derived)
@@ -313,29 +336,32 @@ class PhysicsExportExtension(JointExport):
             return placement, node
         shape_node = gltf_compat.new_child_node(
             f"{obj.name}.shape", placement.translation, placement.rotation)
-        node.children.append(shape_node)
+        node.children.insert(child_count, shape_node)
         return placement, shape_node
 
-    def _parts(self, derived: _Derived, obj: bpy.types.Object, props: Any,
+    def _parts(self, derived: _Derived, obj: bpy.types.Object,
                placement: ShapePlacement | None, motion: Motion | None, same_node: bool
                ) -> tuple[NodePhysics, NodePhysics | None]:
-        """The body's node physics, and its shape's when the shape has a node of its own.
-        Equal settings, placement and motion make the same parts (and the same computed
-        mass, for a body with only its own shape): built once, looked up after."""
-        key = (id(placement), id(motion), same_node)
+        """`_made_parts`, for a body with only its own shape: equal settings, placement and
+        motion make the same parts (and the same computed mass), built once."""
+        key = (id(placement), id(motion), same_node)  # both kept alive by the entry
         parts = derived.parts.get(key)
-        if parts is not None and parts[2] is placement and parts[3] is motion:
-            return parts[0], parts[1]
-        unresolved = motion
-        if motion is not None and self._needs_mass(motion, props):
-            motion = self._resolved(motion, obj, placement)
+        if parts is None:
+            resolved = motion
+            if derived.needs_mass and motion is not None:
+                resolved = self._resolved(motion, obj, placement)
+            made = self._made_parts(derived.props, placement, resolved, same_node)
+            parts = derived.parts[key] = (*made, placement, motion)
+        return parts[0], parts[1]
+
+    def _made_parts(self, props: Any, placement: ShapePlacement | None,
+                    motion: Motion | None, same_node: bool
+                    ) -> tuple[NodePhysics, NodePhysics | None]:
+        """The body's node physics, and its shape's when the shape has a node of its own."""
         shape_part = None if placement is None else self._shape_part(props, placement.shape)
         if same_node and shape_part is not None:
-            body, shape_part = self._merged(motion, shape_part), None
-        else:
-            body = self._merged(motion, None)
-        derived.parts[key] = (body, shape_part, placement, unresolved)
-        return body, shape_part
+            return self._merged(motion, shape_part), None
+        return self._merged(motion, None), shape_part
 
     # Objects with equal settings share their model parts: fewer objects to build and keep,
     # and the encoder writes each shared part once.
@@ -393,9 +419,9 @@ class PhysicsExportExtension(JointExport):
         if props.shape_type not in MESH_SHAPE_ITEMS:
             if props.size_mode != "CUSTOM":  # fitted to the object's geometry
                 return placement_of(obj, None, self.yup, self.bounds, props)
-            if "custom" not in derived.parts:  # the settings alone place a custom shape
-                derived.parts["custom"] = placement_of(obj, None, self.yup, None, props)
-            return derived.parts["custom"]
+            if derived.custom_placement is None:  # the settings alone place a custom shape
+                derived.custom_placement = placement_of(obj, None, self.yup, None, props)
+            return derived.custom_placement
         mesh = self._mesh_ref(node, obj, props, self.yup)
         if mesh is None:
             return None

@@ -35,7 +35,7 @@ class BodyMass:
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
-        self._resolved: dict[tuple[int, Hashable, str], tuple[Motion, Any, Motion]] = {}
+        self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
     def resolve(self, motion: Motion, body: bpy.types.Object, target: str,

@@ -134,7 +134,8 @@ class NodeIndex:
         if obj is None:
             return None
         while scope is not None:
-            node = self._nodes[scope].get(obj) if scope in self._nodes else None
+            by_object = self._nodes.get(scope)
+            node = None if by_object is None else by_object.get(obj)
             if node is not None:
                 return node
             scope = self._outer.get(scope)

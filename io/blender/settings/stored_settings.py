@@ -64,8 +64,8 @@ class Settings:
     """A read-only copy of an object's gltf_physics values, read in one call.
 
     Plain properties are attributes (the values set on the instance, the defaults on its
-    class); pointers and collections, and stored values of an unexpected type, are read
-    through RNA.
+    class; a stored value of an unexpected type is read through RNA); pointers and
+    collections are read through RNA from the owner (a shared snapshot has none).
     """
 
     def __getattr__(self, name: str) -> Any:  # only for names neither set nor defaulted
@@ -81,8 +81,15 @@ class Settings:
 
 def snapshot(owner: bpy.types.ID) -> Settings:
     """The current gltf_physics values of `owner`."""
-    kind, converters = _schema(type(owner))
-    values: dict[str, Any] = {"_owner": owner}
+    values = _plain_values(owner)
+    values["_owner"] = owner
+    return _settings(_schema(type(owner))[0], values)
+
+
+def _plain_values(owner: bpy.types.ID) -> dict[str, Any]:
+    """`owner`'s stored plain values, as RNA reads them."""
+    converters = _schema(type(owner))[1]
+    values: dict[str, Any] = {}
     group = stored_group(owner)
     if group:
         for name, stored in group.to_dict().items():
@@ -91,14 +98,15 @@ def snapshot(owner: bpy.types.ID) -> Settings:
                 continue  # pointer, collection or a property that no longer exists
             value = convert(stored)
             values[name] = getattr(owner.gltf_physics, name) if value is _FALLBACK else value
-    return _settings(kind, values)
+    return values
 
 
 class SharedSnapshots:
     """Snapshots of many owners for one export: owners whose stored values are equal share
     one (the same object, kept alive by this cache: its `id` names the settings). A shared
     snapshot holds plain values only (it has no owner): read pointers and collections from
-    the owner itself."""
+    the owner itself. Values compare as Python compares them (0.0 equals -0.0, which the
+    written JSON does not tell apart either: `numbers.canon`)."""
 
     def __init__(self) -> None:
         self._shared: dict[tuple, Settings] = {}
@@ -114,10 +122,8 @@ class SharedSnapshots:
         except TypeError:  # a collection's items, or a value of an unexpected type
             key = (owner.as_pointer(),)
             found = self._shared.get(key)
-        if found is None:
-            values = snapshot(owner).__dict__  # RNA reads a stored value from it alone
-            del values["_owner"]
-            found = self._shared[key] = _settings(_schema(type(owner))[0], values)
+        if found is None:  # (RNA reads a stored value from that value alone)
+            found = self._shared[key] = _settings(_schema(type(owner))[0], _plain_values(owner))
         return found
 
 
