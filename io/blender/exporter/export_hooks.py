@@ -266,6 +266,7 @@ class PhysicsExportExtension(JointExport):
         return derived
 
     def _derived(self, props: Any) -> _Derived:
+        """What one set of settings makes; an error is kept and reported per object."""
         derived = _Derived(
             props=props, body_or_shape=has_body_or_shape(props), physics=_has_physics(props),
             joint=props.joint_type != "NONE", vehicle=has_vehicle_data(props),
@@ -279,7 +280,8 @@ class PhysicsExportExtension(JointExport):
         return derived
 
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
-        """Strip leaked scene settings from extras (4.2/4.5); place the scene's nodes."""
+        """Strip leaked scene settings from extras (4.2/4.5); build the physics of the
+        scene's nodes and index them."""
         if isinstance(scene.extras, dict) and EXTRAS_KEY in scene.extras:
             scene.extras.pop(EXTRAS_KEY)
             scene.extras = scene.extras or None
