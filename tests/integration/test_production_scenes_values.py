@@ -855,34 +855,39 @@ def _masses(gltf: dict, fmt: str) -> dict:
     return _motion_values(gltf, fmt, "mass", OMI_MASSES)
 
 
-def _said(log: list[str]) -> list[str]:
-    return [line for line in log if line.endswith("[khr-mass-not-positive]")]
-
-
-def test_any_omi_mass_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
+def _exported_and_converted(edited: Path, tmp_path: Path, caplog, read, code: str
+                            ) -> tuple[dict, dict]:
+    """The imported scene exported, and the file `edited` converted, in each format (every
+    file checked against the schemas): per format, the values `read` finds and what was said
+    with `code` (the export's log lines; the converter's count)."""
     from tests.integration.test_meaning_roundtrip import export_logged
 
-    edited = _omi_masses_file(tmp_path)
     source = load_gltf(edited)
-    h.import_file(edited)
-    for name, mass in OMI_MASSES.items():
-        props = bpy.data.objects[name].gltf_physics
-        assert (props.mass_mode, props.mass) == ("VALUE", pytest.approx(mass, rel=1e-6)), name
-    exported = {}
+    exported, converted = {}, {}
     for fmt in FORMATS:
         path = tmp_path / f"again_{fmt}.gltf"
         log = export_logged(path, fmt, caplog)
         h.assert_valid(path)
-        exported[fmt] = (_masses(load_gltf(path), fmt), _said(log))
-    converted = {}
-    for fmt in FORMATS:
+        said = [line for line in log if line.endswith(f"[{code}]")]
+        exported[fmt] = (read(load_gltf(path), fmt), said)
         report = Report()
         out = convert_document(copy.deepcopy(source), fmt, report=report,
                                base_dir=edited.parent)
         path = tmp_path / f"converted_{fmt}.gltf"
         path.write_text(json.dumps(out))
         h.assert_valid(path)
-        converted[fmt] = (_masses(out, fmt), report.codes().count("khr-mass-not-positive"))
+        converted[fmt] = (read(out, fmt), report.codes().count(code))
+    return exported, converted
+
+
+def test_any_omi_mass_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
+    edited = _omi_masses_file(tmp_path)
+    h.import_file(edited)
+    for name, mass in OMI_MASSES.items():
+        props = bpy.data.objects[name].gltf_physics
+        assert (props.mass_mode, props.mass) == ("VALUE", pytest.approx(mass, rel=1e-6)), name
+    exported, converted = _exported_and_converted(edited, tmp_path, caplog, _masses,
+                                                  "khr-mass-not-positive")
     assert exported["OMI"][0] == converted["OMI"][0] == pytest.approx(OMI_MASSES, rel=1e-6)
     assert exported["OMI"][1] == [] and converted["OMI"][1] == 0
     # KHR: 0 is infinite and below 0 invalid; omitted (engine-computed), said once per body.
@@ -920,31 +925,14 @@ def _inertias(gltf: dict, fmt: str) -> dict:
 
 
 def test_any_omi_inertia_survives_blender_and_the_converter(clean_scene, tmp_path, caplog):
-    from tests.integration.test_meaning_roundtrip import export_logged
-
     edited = _omi_inertias_file(tmp_path)
-    source = load_gltf(edited)
     h.import_file(edited)
     for name, diagonal in OMI_INERTIAS.items():
         props = bpy.data.objects[name].gltf_physics
         assert props.inertia_mode == "CUSTOM", name
         assert sorted(props.inertia_diagonal) == pytest.approx(sorted(diagonal), rel=1e-6)
-    exported = {}
-    for fmt in FORMATS:
-        path = tmp_path / f"again_{fmt}.gltf"
-        log = export_logged(path, fmt, caplog)
-        h.assert_valid(path)
-        said = [line for line in log if line.endswith("[khr-inertia-not-positive]")]
-        exported[fmt] = (_inertias(load_gltf(path), fmt), said)
-    converted = {}
-    for fmt in FORMATS:
-        report = Report()
-        out = convert_document(copy.deepcopy(source), fmt, report=report,
-                               base_dir=edited.parent)
-        path = tmp_path / f"converted_{fmt}.gltf"
-        path.write_text(json.dumps(out))
-        h.assert_valid(path)
-        converted[fmt] = (_inertias(out, fmt), report.codes().count("khr-inertia-not-positive"))
+    exported, converted = _exported_and_converted(edited, tmp_path, caplog, _inertias,
+                                                  "khr-inertia-not-positive")
     expected = {name: pytest.approx(d, rel=1e-6) for name, d in OMI_INERTIAS.items()}
     assert exported["OMI"][0] == expected and converted["OMI"][0] == expected
     assert exported["OMI"][1] == [] and converted["OMI"][1] == 0

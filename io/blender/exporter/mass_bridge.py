@@ -46,9 +46,9 @@ class BodyMass:
             return self._resolve(motion, body, target, own)
         # A body with only its own shape: equal settings and placements resolve alike (the
         # export shares a placement between bodies whose shape comes out the same).
-        key = (id(motion), id(own), target)
+        key = (id(motion), id(own), target)  # the entry keeps both alive: ids stay theirs
         found = self._resolved.get(key)
-        if found is None or found[0] is not motion or found[1] is not own:
+        if found is None:
             found = (motion, own, self._resolve(motion, body, target, own))
             self._resolved[key] = found
         return found[2]

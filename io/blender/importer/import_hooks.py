@@ -132,11 +132,7 @@ class PhysicsImportExtension:
             if mesh is None:
                 self.report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
                 return None
-            proxy = _child(owner, f"{owner.name}.collision", mesh, IMPORT_PROXY)
-            proxy.display_type = "WIRE"
-            proxy.hide_render = True
-            proxy.gltf_physics.collision_only = True
-            return proxy
+            return _collision_child(owner, f"{owner.name}.collision", mesh, IMPORT_PROXY)
 
         nodes = ImporterNodes(gltf.data.nodes or [])
         for index, physics in self.physics.nodes.items():
@@ -344,7 +340,13 @@ def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, r
     if mesh is None:
         report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
         return None
-    child = _child(owner, f"{owner.name}.gravity_shape", mesh, IMPORT_GRAVITY_SHAPE)
+    return _collision_child(owner, f"{owner.name}.gravity_shape", mesh, IMPORT_GRAVITY_SHAPE)
+
+
+def _collision_child(owner: bpy.types.Object, name: str, mesh: Any, tool: str
+                     ) -> bpy.types.Object:
+    """A `_child` holding a collision mesh: drawn as wire, never rendered, collision only."""
+    child = _child(owner, name, mesh, tool)
     child.display_type = "WIRE"
     child.hide_render = True
     child.gltf_physics.collision_only = True
