@@ -148,3 +148,31 @@ def test_nan_vertices_raise_a_clear_error(clean_scene):
     obj = points_object("Broken", [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (np.nan, 0, 0)])
     with pytest.raises(ValueError, match="NaN or infinite"):
         hull.convex_hull_points(obj, depsgraph())
+
+
+def _solid(triangles):
+    from gltf_physics.io import mass_properties
+
+    return mass_properties.mesh_part(triangles)
+
+
+@pytest.mark.parametrize("count", [12, 500, 5000])
+def test_hull_triangles_hold_the_pure_hulls_solid(count):
+    """Blender's hull (the export's Auto centre of mass) encloses the solid of the pure one,
+    interior points and all; above UNFILTERED_POINTS the exact prefilter runs first."""
+    rng = np.random.default_rng(count)
+    points = (rng.normal(size=(count, 3)) * (1.0, 2.0, 0.5) + (3.0, -1.0, 2.0)).astype(np.float32)
+    meshes = len(bpy.data.meshes)
+    ours, pure = _solid(hull.hull_triangles(points)), _solid(pure_hull.hull_triangles(points))
+    assert len(bpy.data.meshes) == meshes  # made no data-block
+    assert ours.volume == pytest.approx(pure.volume, rel=1e-9)
+    assert np.allclose(ours.centroid, pure.centroid, rtol=1e-9, atol=1e-12)
+    assert np.allclose(ours.second_moment, pure.second_moment, rtol=1e-9, atol=1e-12)
+
+
+def test_hull_triangles_of_flat_or_bad_points():
+    square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32)
+    assert _solid(hull.hull_triangles(square)) is None
+    assert hull.hull_triangles(np.empty((0, 3))).shape == (0, 3, 3)
+    with pytest.raises(ValueError):
+        hull.hull_triangles(np.array([[0, 0, np.nan]] * 4))

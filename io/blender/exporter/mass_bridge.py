@@ -12,13 +12,13 @@ import numpy as np
 
 from ... import mass_properties
 from ...diagnostics import Report
-from ...hull import hull_triangles
 from ...mass_properties import MassPart
 from ...model import IDENTITY, INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
 from ...node_graph import compose
 from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
 from ..settings.properties import MESH_SHAPE_ITEMS
+from ..tools.hull import hull_triangles
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0

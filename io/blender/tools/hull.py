@@ -20,6 +20,8 @@ from ...hull import (
 )
 
 GEOMETRY_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
+#: up to this many points go to bmesh as they are (filtering them costs more than it saves)
+UNFILTERED_POINTS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,32 @@ def _hull_vertex_mask(points: np.ndarray) -> tuple[np.ndarray, float]:
         if bm is not None:
             bm.free()
         bpy.data.meshes.remove(scratch)
+
+
+def hull_triangles(points: np.ndarray) -> np.ndarray:
+    """The faces of Blender's convex hull of `points` as an (n, 3, 3) float64 array of
+    outward-wound triangles (empty for flat or tiny inputs). Makes no data-block. Raises
+    ValueError for NaN or infinite coordinates."""
+    data = np.ascontiguousarray(points, dtype=np.float32).reshape(-1, 3)
+    if not np.isfinite(data).all():
+        raise ValueError("points must be finite")
+    if len(data) > UNFILTERED_POINTS:
+        data = data[discard_interior(data)]
+    bm = bmesh.new()
+    try:
+        add = bm.verts.new
+        for point in data.tolist():
+            add(point)
+        faces = bmesh.ops.convex_hull(bm, input=bm.verts)["geom"]
+        faces = [face for face in faces if isinstance(face, bmesh.types.BMFace)]
+        if any(len(face.verts) > 3 for face in faces):
+            faces = bmesh.ops.triangulate(bm, faces=faces)["faces"]
+        bm.verts.index_update()
+        corners = np.array([[vert.index for vert in face.verts] for face in faces],
+                           dtype=np.intp).reshape(-1, 3)
+    finally:
+        bm.free()
+    return data[corners].astype(np.float64)
 
 
 def hull_mesh(name: str, points: np.ndarray) -> bpy.types.Mesh:
