@@ -12,19 +12,22 @@ from functools import cache
 from typing import Any
 
 import bpy
+from idprop.types import IDPropertyGroup
 
 GROUP = "gltf_physics"
 
 
+_SYSTEM_PROPERTIES = bpy.app.version >= (5, 0, 0)
+
+
 def stored_group(owner: bpy.types.ID) -> Any | None:
     """The ID property group behind `owner.gltf_physics`, or None when nothing is stored."""
-    system = getattr(owner, "bl_system_properties_get", None)
-    if system is not None:  # 5.0+
-        container = system()
+    if _SYSTEM_PROPERTIES:
+        container = owner.bl_system_properties_get()
         group = None if container is None else container.get(GROUP)
     else:
         group = owner.get(GROUP)
-    return group if hasattr(group, "to_dict") else None  # not a group: RNA reads defaults
+    return group if type(group) is IDPropertyGroup else None  # not a group: RNA reads defaults
 
 
 def is_untouched(owner: bpy.types.ID) -> bool:
