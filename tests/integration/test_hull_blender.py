@@ -176,3 +176,13 @@ def test_hull_triangles_of_flat_or_bad_points():
     assert hull.hull_triangles(np.empty((0, 3))).shape == (0, 3, 3)
     with pytest.raises(ValueError):
         hull.hull_triangles(np.array([[0, 0, np.nan]] * 4))
+
+
+def test_hull_triangles_of_coplanar_grids_hold_the_box():
+    """Many points on each face (Blender may merge them into larger faces): the box's solid."""
+    ticks = np.linspace(-1.0, 1.0, 9)
+    grid = np.array([(x, y, z) for x in ticks for y in ticks for z in ticks
+                     if max(abs(x), abs(y), abs(z)) == 1.0]) * (1.0, 2.0, 3.0) + (0.5, 0, 0)
+    solid = _solid(hull.hull_triangles(grid))
+    assert solid.volume == pytest.approx(48.0)
+    assert np.allclose(solid.centroid, (0.5, 0.0, 0.0), atol=1e-9)
