@@ -114,7 +114,10 @@ class BodyMass:
 
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` (below no other body) carries a collider."""
-        stack = list(self._children_of(body))
+        children = self._children_of(body)
+        if not children:  # most bodies
+            return False
+        stack = list(children)
         while stack:
             obj = stack.pop()
             if obj.gltf_physics.motion_type != "NONE":
