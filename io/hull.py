@@ -121,6 +121,13 @@ def hull_triangles(points: np.ndarray) -> np.ndarray:
     return candidates[corners].astype(np.float64)
 
 
+def spans_volume(points: np.ndarray) -> bool:
+    """False when the points lie on one plane, line or point (within the tolerance their
+    size sets): the inputs whose hull has no faces here."""
+    builder = _HullBuilder.centred(_validated(points))
+    return builder is not None and builder._initial_simplex(None) is not None
+
+
 def discard_interior(points: np.ndarray, directions: int = PREFILTER_DIRECTIONS) -> np.ndarray:
     """Indices of the points not strictly inside the hull of extreme points (exact).
 
@@ -218,13 +225,9 @@ class _HullBuilder:
     def start(cls, points: np.ndarray, seeds: np.ndarray | None = None) -> _HullBuilder | None:
         """A builder holding the hull of a first tetrahedron and the `seeds` (point indices),
         every other point waiting outside it; None if the points have no volume."""
-        if len(points) < 4:
+        builder = cls.centred(points)
+        if builder is None:
             return None
-        center = (points.min(axis=0) + points.max(axis=0)) / 2
-        scale = float(np.abs(points - center).max())
-        if scale == 0.0:
-            return None
-        builder = cls(points - center, center, scale * RELATIVE_EPS)  # centred: precision
         seeds = np.empty(0, dtype=np.intp) if seeds is None else seeds
         likely = np.union1d(seeds, np.concatenate([points.argmin(0), points.argmax(0)]))
         simplex = builder._initial_simplex(likely) or builder._initial_simplex(None)
@@ -237,6 +240,18 @@ class _HullBuilder:
         waiting[list(builder.vertices)] = False
         builder._assign_outside(np.flatnonzero(waiting), list(builder.faces))
         return builder
+
+    @classmethod
+    def centred(cls, points: np.ndarray) -> _HullBuilder | None:
+        """An empty builder of `points` moved to their centre (for precision), with the
+        tolerance their size sets; None for fewer than 4 points or all points equal."""
+        if len(points) < 4:
+            return None
+        center = (points.min(axis=0) + points.max(axis=0)) / 2
+        scale = float(np.abs(points - center).max())
+        if scale == 0.0:
+            return None
+        return cls(points - center, center, scale * RELATIVE_EPS)
 
     def _initial_simplex(self, subset: np.ndarray | None) -> list[int] | None:
         """Four points spanning a volume, from `subset` (all points if None)."""

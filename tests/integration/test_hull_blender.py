@@ -170,16 +170,29 @@ def test_hull_triangles_hold_the_pure_hulls_solid(count):
     assert np.allclose(ours.second_moment, pure.second_moment, rtol=1e-9, atol=1e-12)
 
 
-def test_hull_triangles_of_flat_or_bad_points():
-    square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32)
-    assert _solid(hull.hull_triangles(square)) is None
+@pytest.mark.parametrize("offset", [0.0, 1.0, 100.0])
+def test_hull_triangles_of_flat_points_are_empty(offset):
+    """Flat inputs away from the origin too (an open surface would enclose a false volume
+    with it), tilted ones rounded to float32 included."""
+    square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]) + np.array([0, 0, offset])
+    rng = np.random.default_rng(3)
+    u, v = rng.uniform(-5, 5, size=(2, 200, 1))
+    tilted = (np.array([offset, 2.0, -1.0]) + u * np.array([1.0, 0.3, 0.7])
+              + v * np.array([-0.2, 1.0, 0.5])).astype(np.float32)
+    for flat in (square, square[:3], tilted):
+        assert hull.hull_triangles(flat).shape == (0, 3, 3)
+        assert pure_hull.hull_triangles(flat).shape == (0, 3, 3)
+
+
+def test_hull_triangles_of_tiny_or_bad_points():
     assert hull.hull_triangles(np.empty((0, 3))).shape == (0, 3, 3)
+    assert hull.hull_triangles(np.ones((5, 3))).shape == (0, 3, 3)
     with pytest.raises(ValueError):
         hull.hull_triangles(np.array([[0, 0, np.nan]] * 4))
 
 
 def test_hull_triangles_of_coplanar_grids_hold_the_box():
-    """Many points on each face (Blender may merge them into larger faces): the box's solid."""
+    """Many points on each face: the box's solid."""
     ticks = np.linspace(-1.0, 1.0, 9)
     grid = np.array([(x, y, z) for x in ticks for y in ticks for z in ticks
                      if max(abs(x), abs(y), abs(z)) == 1.0]) * (1.0, 2.0, 3.0) + (0.5, 0, 0)

@@ -221,3 +221,14 @@ def test_any_cloud_respects_the_contract(points, limit):
     assert result.volume_after <= result.volume_before * (1 + 1e-9)
     assert result.volume_after == pytest.approx(hull.hull_volume(result.points))
     assert 0.0 <= result.volume_error <= 1.0
+
+
+def test_spans_volume_only_for_solid_point_sets() -> None:
+    tetrahedron = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float) + 50.0
+    assert hull.spans_volume(tetrahedron)
+    plane = tetrahedron.copy()
+    plane[3, 2] = 50.0 + 1e-9  # within the tolerance of the others' plane
+    assert not hull.spans_volume(plane)
+    assert not hull.spans_volume(np.array([[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3.0]]))
+    assert not hull.spans_volume(tetrahedron[:3])
+    assert not hull.spans_volume(np.zeros((6, 3)))

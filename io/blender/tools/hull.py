@@ -17,6 +17,7 @@ from ...hull import (
     discard_interior,
     select_hull_points,
     simplify_hull,
+    spans_volume,
 )
 
 GEOMETRY_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
@@ -108,11 +109,14 @@ def _hull_vertex_mask(points: np.ndarray) -> tuple[np.ndarray, float]:
 
 def hull_triangles(points: np.ndarray) -> np.ndarray:
     """The faces of Blender's convex hull of `points` as an (n, 3, 3) float64 array of
-    outward-wound triangles (empty for flat or tiny inputs). Makes no data-block. Raises
-    ValueError for NaN or infinite coordinates."""
+    outward-wound triangles: empty for inputs without volume (Blender would give a flat
+    one-sided surface), as the pure hull. Makes no data-block. Raises ValueError for NaN or
+    infinite coordinates."""
     data = np.ascontiguousarray(points, dtype=np.float32).reshape(-1, 3)
     if not np.isfinite(data).all():
         raise ValueError("points must be finite")
+    if not spans_volume(data):
+        return np.empty((0, 3, 3))
     if len(data) > UNFILTERED_POINTS:
         data = data[discard_interior(data)]
     bm = bmesh.new()
@@ -122,8 +126,7 @@ def hull_triangles(points: np.ndarray) -> np.ndarray:
             add(point)
         faces = bmesh.ops.convex_hull(bm, input=bm.verts)["geom"]
         faces = [face for face in faces if isinstance(face, bmesh.types.BMFace)]
-        if any(len(face.verts) > 3 for face in faces):
-            faces = bmesh.ops.triangulate(bm, faces=faces)["faces"]
+        faces = bmesh.ops.triangulate(bm, faces=faces)["faces"]  # (they come as triangles)
         bm.verts.index_update()
         corners = np.array([[vert.index for vert in face.verts] for face in faces],
                            dtype=np.intp).reshape(-1, 3)
