@@ -405,6 +405,18 @@ def test_auto_centres_of_bodies_sharing_a_mesh(clean_scene, tmp_path):
     assert centres["C"] == pytest.approx([-2.0, 0.0, 0.0], abs=1e-5)
 
 
+def test_auto_centre_of_a_flat_convex_mesh_away_from_the_origin(clean_scene, tmp_path):
+    """A flat hull encloses no volume, wherever it lies: the body keeps the origin as its
+    centre (OMI writes none) instead of a false centroid of an open surface."""
+    mesh = bpy.data.meshes.new("Sheet")
+    mesh.from_pydata([(3, 0, 2), (4, 0, 2), (4, 1, 2), (3, 1, 2)], [], [(0, 1, 2, 3)])
+    sheet = bpy.data.objects.new("Sheet", mesh)
+    bpy.context.scene.collection.objects.link(sheet)
+    h.set_physics(sheet, motion_type="DYNAMIC", shape_type="CONVEX", mass=2)
+    gltf = export_checked(tmp_path / "sheet.gltf", "OMI")
+    assert "centerOfMass" not in body_of(gltf, "OMI", indices(gltf, "Sheet")[0])["motion"]
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_layers_added_by_script_without_names_stay_distinct(clean_scene, tmp_path, fmt):
     layers = bpy.context.scene.gltf_physics.layers
