@@ -178,12 +178,12 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         yup = self.yup = export_settings["gltf_yup"]
-        settings_of, known = self._settings_of, self.object_settings
+        settings_of = self._settings_of
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
             if not vnode.keep_tag or not isinstance(obj, OBJECT):
                 continue  # (left out by the exporter's own filters)
-            derived = known.get(obj) or settings_of(obj)
+            derived = settings_of(obj)  # (first met here: no cached lookup before the call)
             if derived.collision_only:
                 self.collision_only.add(obj)
                 if not derived.physics and not obj.children:
@@ -240,7 +240,7 @@ class PhysicsExportExtension(JointExport):
         gathered = zip(self.scene_nodes, self.scene_objects, self.scene_child_counts,
                        strict=True)
         for node, obj, child_count in gathered:
-            derived = known.get(obj) or settings_of(obj)
+            derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint:
                 joints.append((obj, node))
             if derived.vehicle:
