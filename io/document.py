@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from abc import abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,21 @@ class NodeView:
     extensions: Mapping[str, Json]
     mesh: int | None
     children: tuple[int, ...]
+
+
+class LazyNodes(Sequence[NodeView]):
+    """Nodes kept in another form, each made a NodeView only when asked for; what a whole
+    scan needs (extensions, children) is read without making views."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def extension_maps(self) -> Iterator[Mapping[str, Json]]:
+        """Each node's extensions, in node order (an empty mapping where malformed)."""
+
+    @abstractmethod
+    def children(self, index: int) -> tuple[int, ...]:
+        """Node `index`'s integer children, as its view would list them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +66,10 @@ class DocumentView:
         # node: objects kept through an import make the garbage collector work harder.
         indices: dict[str, list[int]] = {}
         payloads: dict[str, list[Json]] = {}
-        for index, node in enumerate(self.nodes):
-            for name, payload in node.extensions.items():
+        maps: Iterable[Mapping[str, Json]] = self.nodes.extension_maps() \
+            if isinstance(self.nodes, LazyNodes) else (node.extensions for node in self.nodes)
+        for index, extensions in enumerate(maps):
+            for name, payload in extensions.items():
                 indices.setdefault(name, []).append(index)
                 payloads.setdefault(name, []).append(payload)
         self._users.update(
@@ -67,15 +85,35 @@ class DocumentView:
 
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""
+        nodes = self.nodes
+        children = nodes.children if isinstance(nodes, LazyNodes) \
+            else lambda at: nodes[at].children
+        count = len(nodes)
         seen = {index}
-        stack = list(reversed(self.nodes[index].children))
+        stack = list(reversed(children(index)))
         while stack:
             child = stack.pop()
-            if child in seen or not 0 <= child < len(self.nodes):
+            if child in seen or not 0 <= child < count:
                 continue
             seen.add(child)
             yield child
-            stack.extend(reversed(self.nodes[child].children))
+            stack.extend(reversed(children(child)))
+
+    def subtrees(self, roots: Iterable[int]) -> set[int]:
+        """Every valid node among `roots` or below them; safe against cycles."""
+        nodes = self.nodes
+        children = nodes.children if isinstance(nodes, LazyNodes) \
+            else lambda at: nodes[at].children
+        count = len(nodes)
+        found: set[int] = set()
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if node in found or type(node) is not int or not 0 <= node < count:
+                continue
+            found.add(node)
+            stack.extend(children(node))
+        return found
 
 
 def node_view(node: Json) -> NodeView:

@@ -71,7 +71,10 @@ def type_name(value: Json) -> str:
 
 def shown(value: Json) -> str:
     """A value as it appears in a message, shortened."""
-    text = repr(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    try:
+        text = repr(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    except RecursionError:
+        return f"{type_name(value)} nested too deeply to show"
     return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
@@ -198,11 +201,18 @@ def _unique(values: list[Json], where: str, ctx: Context) -> None:
     seen: set[Any] = set()
     for value in values:
         key = ("bool", value) if isinstance(value, bool) else (
-            value if is_number(value) or isinstance(value, str) else ("json", json_key(value)))
+            value if is_number(value) or isinstance(value, str) else _json_key(value))
         if key in seen:
             ctx.error("not-unique", where, f"{shown(value)} appears more than once")
             return
         seen.add(key)
+
+
+def _json_key(value: Json) -> tuple[str, Any]:
+    try:
+        return ("json", json_key(value))
+    except ValueError:  # nested too deeply to key: counted as unique
+        return ("id", id(value))
 
 
 # -- objects ---------------------------------------------------------------------------------

@@ -140,7 +140,7 @@ def decode_nodes(
 ) -> PhysicsScene:
     """Decode `extension` on every node that carries it."""
     scene = PhysicsScene()
-    decoded: dict[str, NodePhysics | None] = {}  # clean results of node-independent payloads
+    decoded: dict[bytes, NodePhysics | None] = {}  # clean results of node-independent payloads
     for index, payload in view.used(extension):
         key = _reuse_key(payload)
         if key is not None and key in decoded:
@@ -156,14 +156,14 @@ def decode_nodes(
     return scene
 
 
-def _reuse_key(payload: Json) -> str | None:
+def _reuse_key(payload: Json) -> bytes | None:
     """A key under which an equal payload's clean decoding can be reused, or None when the
     payload refers to its own node (triggers and joints) or cannot be keyed."""
     if not isinstance(payload, dict) or "trigger" in payload or "joint" in payload:
         return None
     try:
         return json_key(payload)
-    except RecursionError:
+    except ValueError:  # nested too deeply to key: decoded on its own
         return None
 
 

@@ -14,7 +14,8 @@ import pytest
 
 from gltf_physics.io import field_table as table
 from gltf_physics.io.check import specs
-from gltf_physics.io.check.schema import Array, Number, Object
+from gltf_physics.io.check.schema import Array, Context, Number, Object
+from gltf_physics.io.diagnostics import Report
 from tests.conftest import SHARED
 
 SPECS = SHARED / "specs"
@@ -159,3 +160,28 @@ def test_the_motion_reader_applies_the_tables_mass_bound(value, family) -> None:
     else:
         assert fields["mass"] == value and report.issues == []
         assert fields["inertia_diagonal"] == (abs(value),) * 3
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_unique_arrays_find_equal_items_and_take_any_depth() -> None:
+    unique = Array(unique=True)
+    for items, codes in (([{"a": 1}, {"a": 1}], ["not-unique"]), ([[1], [True]], []),
+                         ([_nested(5000), _nested(5000), [1]], []),
+                         ([[1], _nested(5000), [1]], ["not-unique"])):
+        report = Report()
+        unique.check(items, "/x", Context(report))
+        assert report.codes() == codes
+
+
+def test_a_value_too_deep_to_show_is_named_in_the_message() -> None:
+    report = Report()
+    same = _nested(5000)
+    Array(unique=True).check([same, same], "/x", Context(report))
+    assert report.codes() == ["not-unique"]
+    assert "an array nested too deeply to show" in report.issues[0].message

@@ -13,7 +13,7 @@ import pytest
 from gltf_physics.io import axes, json_read
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.diagnostics import Issue, Report
-from gltf_physics.io.document import DocumentView
+from gltf_physics.io.document import DocumentView, LazyNodes, NodeView, node_view
 from gltf_physics.io.json_read import JsonReader
 from gltf_physics.io.model import Trigger
 
@@ -413,6 +413,50 @@ def test_users_and_used_list_the_nodes_of_each_extension_in_order() -> None:
     assert view.users("EXT_unknown") == ()
     assert list(view.used(khr.BODIES_EXT)) == [(0, {}), (4, None)]
     assert list(view.used("EXT_unknown")) == []
+
+
+def test_subtrees_are_the_roots_and_everything_below_them_without_cycles() -> None:
+    nodes = [{"children": [1]}, {"children": [2, 0, 99, -1, True]}, {}, {"children": [2]}, {}]
+    view = DocumentView.from_json({"nodes": nodes})
+    assert view.subtrees([0]) == {0, 1, 2}
+    assert view.subtrees([3, 3, 4]) == {2, 3, 4}
+    assert view.subtrees([99, -1, "0", None, True]) == set()
+    assert view.subtrees([]) == set()
+
+
+class _RawNodes(LazyNodes):
+    """Raw JSON nodes behind the LazyNodes scans, as the importer's nodes are."""
+
+    def __init__(self, nodes: list[Any]) -> None:
+        self.raw = nodes
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, index: Any) -> Any:
+        return node_view(self.raw[index])
+
+    def extension_maps(self) -> Any:
+        return (self[i].extensions for i in range(len(self)))
+
+    def children(self, index: int) -> tuple[int, ...]:
+        return self[index].children
+
+
+def test_lazy_nodes_scan_as_a_list_of_views_does() -> None:
+    nodes = [
+        {"extensions": {omi.BODY_EXT: {"a": 1}}, "children": [1, 3]},
+        {"extensions": {khr.BODIES_EXT: {}}, "children": [2, 1, True]}, "not a node",
+        {"extensions": "not an object", "mesh": 0}, {"extensions": {omi.BODY_EXT: None}},
+    ]
+    listed = DocumentView.from_json({"nodes": nodes})
+    lazy = DocumentView({}, _RawNodes(nodes), 1)
+    assert all(isinstance(node, NodeView) for node in lazy.nodes)
+    for name in (omi.BODY_EXT, khr.BODIES_EXT, "EXT_unknown"):
+        assert list(lazy.used(name)) == list(listed.used(name))
+    for index in range(len(nodes)):
+        assert list(lazy.descendants(index)) == list(listed.descendants(index))
+    assert lazy.subtrees([0, 4]) == listed.subtrees([0, 4]) == {0, 1, 2, 3, 4}
 
 
 # -- JsonReader --------------------------------------------------------------------------------

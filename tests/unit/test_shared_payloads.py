@@ -30,6 +30,7 @@ BODY = {"motion": {"mass": 2}, "collider": {"geometry": {"shape": 0}, "physicsMa
 
 @pytest.mark.parametrize(("a", "b"), [
     (True, 1), (1, 1.0), ({"a": 1}, [["a", 1]]), ([1, 2], [2, 1]), ({"x": True}, {"x": 1}),
+    (0.0, -0.0), (None, False), ("1", 1), ({"a": 1.5}, {"a": 1.5000000000000002}),
 ])
 def test_json_key_tells_apart_values_that_decode_differently(a, b):
     assert json_key(a) != json_key(b)
@@ -44,6 +45,26 @@ def test_equal_payloads_share_one_decoding():
     assert scene.nodes[0].motion.mass == 2.0 and scene.nodes[2].motion.mass == 3.0
     assert scene.nodes[0].collider.material.static_friction == pytest.approx(0.3)
     assert report.issues == []
+
+
+def test_equal_payloads_parsed_apart_share_one_decoding_whatever_their_string_objects():
+    """Keys of separately parsed payloads: equal text gives equal keys, whichever string
+    objects the parser shared."""
+    text = json.dumps({"motion": {"mass": 2, "type": "dynamic"}, "extras": ["dynamic"] * 3})
+    first, second = json.loads(text), json.loads(text)
+    keep = [first["motion"]["type"]] * 5  # another reference to one of its strings
+    assert json_key(first) == json_key(second) and keep
+
+
+def test_a_payload_too_deep_to_key_is_decoded_on_its_own():
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    payload = {"motion": {"mass": 2}, "extras": deep}
+    report = Report()
+    scene = registry.decode_document(khr_view([payload, payload]), report)
+    assert scene.nodes[0].motion.mass == 2.0 and scene.nodes[1].motion.mass == 2.0
+    assert scene.nodes[0] is not scene.nodes[1]
 
 
 def test_a_bad_payload_is_reported_at_every_node_that_carries_it():

@@ -6,7 +6,7 @@ importer abort the whole import, and a physics problem must never cost geometry.
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import bpy
@@ -22,7 +22,7 @@ from ...codecs.registry import (
     report_ignored,
 )
 from ...diagnostics import Report
-from ...document import DocumentView, NodeView
+from ...document import DocumentView, LazyNodes, NodeView
 from ...gravity import GravityScene
 from ...joints import settings_to_blender
 from ...model import Joint, PhysicsScene
@@ -48,7 +48,7 @@ def document_view(gltf: Any) -> DocumentView:
     return DocumentView(extensions, ImporterNodes(data.nodes or []), len(data.meshes or []))
 
 
-class ImporterNodes(Sequence[NodeView]):
+class ImporterNodes(LazyNodes):
     """The importer's nodes seen as NodeViews, each made when asked for. Views kept for the
     whole import (one per node) would make the garbage collector run extra full passes."""
 
@@ -64,12 +64,20 @@ class ImporterNodes(Sequence[NodeView]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         node = self._nodes[index]
-        children = node.children
         return NodeView(
             extensions=node.extensions if isinstance(node.extensions, dict) else {},
             mesh=self.mesh(index),
-            children=tuple(c for c in children if isinstance(c, int)) if children else (),
+            children=self.children(index),
         )
+
+    def extension_maps(self) -> Iterator[Mapping[str, Any]]:
+        for node in self._nodes:
+            extensions = node.extensions
+            yield extensions if isinstance(extensions, dict) else {}
+
+    def children(self, index: int) -> tuple[int, ...]:
+        children = self._nodes[index].children
+        return tuple([c for c in children if type(c) is int]) if children else ()
 
     def mesh(self, index: int) -> int | None:
         """Node `index`'s mesh index, without making its whole view."""
@@ -228,16 +236,11 @@ class PhysicsImportExtension:
         exported again as visible geometry.
         """
         assert self.view is not None
-        targets = _geometry_node_targets(self.view)
-        if not targets:
-            return
-        in_scene: set[int] = set()
-        for scene in gltf.data.scenes or []:
-            for root in scene.nodes or []:
-                if isinstance(root, int) and 0 <= root < len(self.view.nodes):
-                    in_scene.add(root)
-                    in_scene.update(self.view.descendants(root))
-        for index in targets - in_scene:
+        in_scene = self.view.subtrees(
+            root for scene in gltf.data.scenes or [] for root in scene.nodes or [])
+        if len(in_scene) == len(self.view.nodes):
+            return  # every node is in a scene (the usual file): no orphans to look for
+        for index in _geometry_node_targets(self.view) - in_scene:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
                 bpy.data.objects.remove(obj)
