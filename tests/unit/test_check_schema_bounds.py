@@ -181,7 +181,7 @@ def test_unique_arrays_find_equal_items_and_take_any_depth() -> None:
 
 def test_a_value_too_deep_to_show_is_named_in_the_message() -> None:
     report = Report()
-    same = _nested(5000)
+    same = _nested(100_000)  # deeper than repr goes on any Python
     Array(unique=True).check([same, same], "/x", Context(report))
     assert report.codes() == ["not-unique"]
     assert "an array nested too deeply to show" in report.issues[0].message
