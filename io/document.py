@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,9 +66,7 @@ class DocumentView:
         # node: objects kept through an import make the garbage collector work harder.
         indices: dict[str, list[int]] = {}
         payloads: dict[str, list[Json]] = {}
-        maps: Iterable[Mapping[str, Json]] = self.nodes.extension_maps() \
-            if isinstance(self.nodes, LazyNodes) else (node.extensions for node in self.nodes)
-        for index, extensions in enumerate(maps):
+        for index, extensions in enumerate(self._extension_maps()):
             for name, payload in extensions.items():
                 indices.setdefault(name, []).append(index)
                 payloads.setdefault(name, []).append(payload)
@@ -85,10 +83,7 @@ class DocumentView:
 
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""
-        nodes = self.nodes
-        children = nodes.children if isinstance(nodes, LazyNodes) \
-            else lambda at: nodes[at].children
-        count = len(nodes)
+        children, count = self._children_of(), len(self.nodes)
         seen = {index}
         stack = list(reversed(children(index)))
         while stack:
@@ -101,19 +96,28 @@ class DocumentView:
 
     def subtrees(self, roots: Iterable[int]) -> set[int]:
         """Every valid node among `roots` or below them; safe against cycles."""
-        nodes = self.nodes
-        children = nodes.children if isinstance(nodes, LazyNodes) \
-            else lambda at: nodes[at].children
-        count = len(nodes)
+        children, count = self._children_of(), len(self.nodes)
         found: set[int] = set()
         stack = list(roots)
         while stack:
             node = stack.pop()
-            if node in found or type(node) is not int or not 0 <= node < count:
+            if type(node) is not int or not 0 <= node < count or node in found:
                 continue
             found.add(node)
             stack.extend(children(node))
         return found
+
+    def _extension_maps(self) -> Iterator[Mapping[str, Json]]:
+        nodes = self.nodes
+        if isinstance(nodes, LazyNodes):
+            return nodes.extension_maps()  # no view made per node
+        return (node.extensions for node in nodes)
+
+    def _children_of(self) -> Callable[[int], tuple[int, ...]]:
+        nodes = self.nodes
+        if isinstance(nodes, LazyNodes):
+            return nodes.children  # no view made per node
+        return lambda index: nodes[index].children
 
 
 def node_view(node: Json) -> NodeView:

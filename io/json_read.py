@@ -30,11 +30,10 @@ def as_list(value: Json) -> list[Json]:
 
 
 def json_key(value: Json) -> bytes:
-    """A key equal for equal parsed JSON values that tells apart what decodes differently
-    (`true` vs `1`, `1` vs `1.0`, an object vs an array of pairs): their `marshal` bytes
-    (format 2: no back-references, so equal values give equal bytes), which keep every
-    type and float bit, five times as fast as their `repr`. Raises ValueError for a value
-    nested too deeply or holding something no JSON parser makes."""
+    """A key equal for equal parsed JSON values (objects with their keys in the same order)
+    that tells apart what decodes differently (`true` vs `1`, `1` vs `1.0`, an object vs an
+    array of pairs): their `marshal` bytes in format 2, which has no back-references, so
+    object identity never changes them. Raises ValueError for a value nested too deeply."""
     return marshal.dumps(value, 2)
 
 

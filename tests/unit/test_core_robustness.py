@@ -420,7 +420,7 @@ def test_subtrees_are_the_roots_and_everything_below_them_without_cycles() -> No
     view = DocumentView.from_json({"nodes": nodes})
     assert view.subtrees([0]) == {0, 1, 2}
     assert view.subtrees([3, 3, 4]) == {2, 3, 4}
-    assert view.subtrees([99, -1, "0", None, True]) == set()
+    assert view.subtrees([99, -1, "0", None, True, [0], {"a": 0}]) == set()
     assert view.subtrees([]) == set()
 
 

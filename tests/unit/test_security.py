@@ -31,6 +31,7 @@ FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__"}
 FORBIDDEN_MODULES = {"pickle", "shelve"}
 #: marshal may key our own parsed values (io/json_read.json_key), never read bytes back
 FORBIDDEN_FUNCTIONS = {("marshal", "load"), ("marshal", "loads")}
+SCANNED_BY_NAME = {module for module, _ in FORBIDDEN_FUNCTIONS}  # so no alias, no `*`
 PRODUCT = ("io", "operators", "panels", "__init__.py")
 
 
@@ -57,7 +58,10 @@ def unsafe_uses(tree: ast.AST) -> list[str]:
             found += [f"{node.lineno} {n}" for n in names
                       if n.split(".")[0] in FORBIDDEN_MODULES]
             found += [f"{node.lineno} {module}.{a.name}" for a in node.names
-                      if (module, a.name) in FORBIDDEN_FUNCTIONS]
+                      if (module, a.name) in FORBIDDEN_FUNCTIONS or (
+                          module in SCANNED_BY_NAME and a.name == "*")]
+            found += [f"{node.lineno} {a.name} as {a.asname}" for a in node.names
+                      if a.name in SCANNED_BY_NAME and a.asname]
     return found
 
 
@@ -71,6 +75,7 @@ def test_no_dynamic_code_or_unsafe_deserialisation() -> None:
     ("import pickle", ["1 pickle"]), ("from shelve import open", ["1 shelve"]),
     ("import marshal\nmarshal.loads(b'')", ["2 marshal.loads"]),
     ("from marshal import load", ["1 marshal.load"]), ("eval('1')", ["1 eval"]),
+    ("import marshal as m", ["1 marshal as m"]), ("from marshal import *", ["1 marshal.*"]),
     ("import marshal\nmarshal.dumps({}, 2)", []),
 ])
 def test_the_unsafe_use_scan_finds_what_it_forbids(source: str, found: list[str]) -> None:

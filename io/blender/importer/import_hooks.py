@@ -63,26 +63,26 @@ class ImporterNodes(LazyNodes):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        node = self._nodes[index]
-        return NodeView(
-            extensions=node.extensions if isinstance(node.extensions, dict) else {},
-            mesh=self.mesh(index),
-            children=self.children(index),
-        )
+        return NodeView(extensions=_extensions(self._nodes[index]), mesh=self.mesh(index),
+                        children=self.children(index))
 
     def extension_maps(self) -> Iterator[Mapping[str, Any]]:
-        for node in self._nodes:
-            extensions = node.extensions
-            yield extensions if isinstance(extensions, dict) else {}
+        return map(_extensions, self._nodes)
 
     def children(self, index: int) -> tuple[int, ...]:
         children = self._nodes[index].children
-        return tuple([c for c in children if type(c) is int]) if children else ()
+        return tuple([c for c in children if type(c) is int]) \
+            if isinstance(children, list) else ()
 
     def mesh(self, index: int) -> int | None:
         """Node `index`'s mesh index, without making its whole view."""
         mesh = self._nodes[index].mesh
-        return mesh if isinstance(mesh, int) else None
+        return mesh if type(mesh) is int else None
+
+
+def _extensions(node: Any) -> Mapping[str, Any]:
+    extensions = node.extensions
+    return extensions if isinstance(extensions, dict) else {}
 
 
 class PhysicsImportExtension:
@@ -236,6 +236,8 @@ class PhysicsImportExtension:
         exported again as visible geometry.
         """
         assert self.view is not None
+        if not self.view.users(BODIES_EXT):
+            return
         in_scene = self.view.subtrees(
             root for scene in gltf.data.scenes or [] for root in scene.nodes or [])
         if len(in_scene) == len(self.view.nodes):
