@@ -12,18 +12,16 @@ from . import scene_helpers as h
 from .conftest import MODULE
 
 #: the add-on's own module (the one its export runs)
-mass_bridge = importlib.import_module(f"{MODULE}.io.blender.exporter.mass_bridge")
+kept_solids = importlib.import_module(f"{MODULE}.io.blender.exporter.kept_solids")
 
 OMI_BODY = "OMI_physics_body"
 
 
-@pytest.fixture
-def solids(monkeypatch):
-    """A fresh process cache, and a count of the hulls and solids actually computed."""
-    cache = mass_bridge.SolidCache()
-    monkeypatch.setattr(mass_bridge, "SOLIDS", cache)
+def counting(monkeypatch, size: int = kept_solids.KEPT_SOLIDS) -> dict[str, int]:
+    """Fresh kept solids for the process, and a count of the hulls and solids computed."""
+    monkeypatch.setattr(kept_solids, "SOLIDS", kept_solids.KeptSolids(size))
     made = {"hulls": 0, "solids": 0}
-    hull, solid = mass_bridge.hull_triangles, mass_bridge.mass_properties.mesh_part
+    hull, solid = kept_solids.hull_triangles, kept_solids.mass_properties.mesh_part
 
     def counted_hull(points):
         made["hulls"] += 1
@@ -33,9 +31,14 @@ def solids(monkeypatch):
         made["solids"] += 1
         return solid(triangles)
 
-    monkeypatch.setattr(mass_bridge, "hull_triangles", counted_hull)
-    monkeypatch.setattr(mass_bridge.mass_properties, "mesh_part", counted_solid)
+    monkeypatch.setattr(kept_solids, "hull_triangles", counted_hull)
+    monkeypatch.setattr(kept_solids.mass_properties, "mesh_part", counted_solid)
     return made
+
+
+@pytest.fixture
+def solids(monkeypatch) -> dict[str, int]:
+    return counting(monkeypatch)
 
 
 def off_centre_body(name: str, shape_type: str, shift: float):
@@ -78,7 +81,7 @@ def test_an_edited_mesh_is_computed_again(clean_scene, solids, tmp_path: Path, s
 
 def test_a_changed_modifier_is_computed_again(clean_scene, solids, tmp_path: Path):
     crate = off_centre_body("Crate", "CONVEX", 0.5)
-    shift = crate.modifiers.new("Shift", "DISPLACE")  # no texture: along the normals
+    shift = crate.modifiers.new("Shift", "DISPLACE")  # no texture: a uniform shift
     shift.strength = 0.0
     h.export(tmp_path / "first.gltf", "OMI")
     shift.mid_level, shift.direction, shift.strength = 0.0, "X", 1.0
@@ -87,33 +90,52 @@ def test_a_changed_modifier_is_computed_again(clean_scene, solids, tmp_path: Pat
     assert centres(moved)["Crate"] == pytest.approx([1.5, 0.0, 0.0], abs=1e-6)
 
 
-def test_the_same_geometry_in_another_body_shares_the_solid(clean_scene, solids,
-                                                            tmp_path: Path):
+@pytest.mark.parametrize("kept", [kept_solids.KEPT_SOLIDS, 0])
+def test_the_same_geometry_in_another_body_shares_the_solid(clean_scene, monkeypatch,
+                                                            tmp_path: Path, kept):
+    solids = counting(monkeypatch, kept)
     off_centre_body("Crate", "CONVEX", 0.5)
     off_centre_body("Twin", "CONVEX", 0.5)  # its own mesh data, equal geometry
     gltf = h.export(tmp_path / "twins.gltf", "OMI")
-    assert solids == {"hulls": 1, "solids": 1}
+    hulls = 1 if kept else 2  # (keeping none: each body's mesh is computed)
+    assert solids == {"hulls": hulls, "solids": hulls}
     assert centres(gltf)["Twin"] == centres(gltf)["Crate"]
 
 
-def test_kept_solids_are_read_only_and_bounded():
-    cache = mass_bridge.SolidCache(size=2)
-    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)],
-                    dtype=np.float32)
-    made: list[float] = []
+CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
 
-    def solid_of(points):
-        made.append(float(points[0, 0]))
-        return mass_bridge.mass_properties.mesh_part(mass_bridge.hull_triangles(points))
 
-    parts = [cache.get(cube + shift, None, lambda s=shift: solid_of(cube + s))
-             for shift in (0.0, 1.0, 2.0)]
-    assert len(cache) == 2 and made == [0.0, 1.0, 2.0]
+def test_kept_solids_are_read_only_and_bounded(monkeypatch):
+    solids = counting(monkeypatch)
+    cache = kept_solids.KeptSolids(size=2)
+    parts = [cache.hull_solid(CUBE + shift) for shift in (0.0, 1.0, 2.0)]
+    assert len(cache) == 2 and solids["hulls"] == 3
+    assert parts[0].centroid == pytest.approx([0.5, 0.5, 0.5])
     with pytest.raises(ValueError):
         parts[0].centroid[0] = 9.0  # shared: never changed in place
-    assert cache.get(cube + 2.0, None, lambda: solid_of(cube)) is parts[2]  # kept
-    cache.get(cube, None, lambda: solid_of(cube))  # the oldest was dropped: made again
-    assert made == [0.0, 1.0, 2.0, 0.0]
-    # the same points as a triangle list are another solid than their hull
-    faces = np.array([[0, 1, 2]], dtype=np.int32)
-    assert cache.get(cube, faces, lambda: None) is None
+    assert cache.hull_solid(CUBE + 2.0) is parts[2] and solids["hulls"] == 3  # kept
+    assert cache.hull_solid(CUBE) is not parts[0] and solids["hulls"] == 4  # dropped: again
+    assert cache.hull_solid(CUBE + 1.0) is not parts[1] and solids["hulls"] == 5
+
+
+def test_no_volume_is_kept_too_and_bad_points_are_not(monkeypatch):
+    solids = counting(monkeypatch)
+    cache = kept_solids.KeptSolids()
+    flat = CUBE * (1.0, 1.0, 0.0)
+    assert cache.hull_solid(flat) is None and cache.hull_solid(flat) is None
+    assert solids["hulls"] == 1
+    bad = CUBE.copy()
+    bad[0, 0] = np.nan
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            cache.hull_solid(bad)
+    assert solids["hulls"] == 3 and len(cache) == 1
+
+
+def test_a_triangle_list_is_another_solid_than_the_hull_of_its_points(monkeypatch):
+    solids = counting(monkeypatch)
+    cache = kept_solids.KeptSolids()
+    hull = cache.hull_solid(CUBE)
+    one_triangle = cache.mesh_solid(CUBE, np.array([[0, 1, 2]], dtype=np.int32))
+    assert hull is not None and one_triangle is None  # a lone triangle encloses nothing
+    assert solids == {"hulls": 1, "solids": 2}

@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What an engine would compute for a body, from its Blender colliders, for the values an
 export must spell out: an automatic centre of mass in OMI, an automatic inertia with locked
-axes in KHR. Reads bpy data, writes nothing."""
+axes in KHR. Reads bpy data, writes nothing; mesh solids come from (and go to) the ones kept
+between exports (`kept_solids`)."""
 
-import hashlib
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -20,65 +19,16 @@ from ...node_graph import compose
 from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
 from ..settings.properties import MESH_SHAPE_ITEMS
-from ..tools.hull import hull_triangles
+from . import kept_solids
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0
 #: Blender (x, y, z) → glTF (x, z, −y), as a matrix.
 TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
-#: How many mesh solids are kept between exports.
-KEPT_SOLIDS = 256
-
-
-class SolidCache:
-    """Mesh solids kept between exports (an artist exports the same level again and again),
-    keyed by a digest of the very geometry each comes from: an edited mesh is a new key, so
-    an entry is never stale. The least recently used entry goes first."""
-
-    def __init__(self, size: int = KEPT_SOLIDS) -> None:
-        self._size = size
-        self._parts: OrderedDict[bytes, MassPart | None] = OrderedDict()
-
-    def get(self, points: np.ndarray, faces: np.ndarray | None,
-            make: Callable[[], MassPart | None]) -> MassPart | None:
-        """The solid of `points` (the convex hull's when `faces` is None, else the solid
-        the triangles enclose), made by `make` when not kept."""
-        key = _geometry_key(points, faces)
-        if key in self._parts:
-            self._parts.move_to_end(key)
-            return self._parts[key]
-        part = make()
-        if part is not None:  # shared between exports: nobody may change it in place
-            part.centroid.setflags(write=False)
-            part.second_moment.setflags(write=False)
-        self._parts[key] = part
-        if len(self._parts) > self._size:
-            self._parts.popitem(last=False)
-        return part
-
-    def __len__(self) -> int:
-        return len(self._parts)
-
-
-def _geometry_key(points: np.ndarray, faces: np.ndarray | None) -> bytes:
-    digest = hashlib.blake2b(digest_size=20)
-    for array in (points, faces):
-        if array is None:
-            digest.update(b"hull")
-            continue
-        array = np.ascontiguousarray(array)
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.data)
-    return digest.digest()
-
-
-#: The process's kept solids (every export reads and fills it).
-SOLIDS = SolidCache()
 
 
 class BodyMass:
-    """The solids of bodies' colliders, in each body's glTF node space; cached per export
-    (and mesh solids between exports: `SOLIDS`)."""
+    """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
 
     def __init__(self, yup: bool, report: Report) -> None:
         self.yup = yup
@@ -250,11 +200,8 @@ class BodyMass:
         if data is None:
             return None
         points, faces = data
-        if convex:
-            return SOLIDS.get(points, None,
-                              lambda: mass_properties.mesh_part(hull_triangles(points)))
-        return SOLIDS.get(points, faces,
-                          lambda: mass_properties.mesh_part(points[faces].astype(np.float64)))
+        solids = kept_solids.SOLIDS
+        return solids.hull_solid(points) if convex else solids.mesh_solid(points, faces)
 
 
 def _is_collider(obj: bpy.types.Object) -> bool:
