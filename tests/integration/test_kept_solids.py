@@ -49,6 +49,13 @@ def off_centre_body(name: str, shape_type: str, shift: float):
     return h.set_physics(obj, motion_type="DYNAMIC", shape_type=shape_type)
 
 
+def exported(path: Path) -> dict:
+    """An OMI export of the scene, checked against the schemas and glTF-Validator."""
+    gltf = h.export(path, "OMI")
+    h.assert_valid(path)
+    return gltf
+
+
 def centres(gltf: dict) -> dict[str, list[float]]:
     return {node["name"]: node["extensions"][OMI_BODY]["motion"]["centerOfMass"]
             for node in gltf["nodes"] if OMI_BODY in node.get("extensions", {})}
@@ -57,12 +64,11 @@ def centres(gltf: dict) -> dict[str, list[float]]:
 @pytest.mark.parametrize("shape_type", ["CONVEX", "TRIMESH"])
 def test_a_second_export_reuses_the_solid(clean_scene, solids, tmp_path: Path, shape_type):
     off_centre_body("Crate", shape_type, 0.5)
-    first = h.export(tmp_path / "first.gltf", "OMI")
-    h.assert_valid(tmp_path / "first.gltf")
+    first = exported(tmp_path / "first.gltf")
     assert centres(first)["Crate"] == pytest.approx([0.5, 0.0, 0.0], abs=1e-6)
     made = dict(solids)
     assert made == {"hulls": int(shape_type == "CONVEX"), "solids": 1}
-    second = h.export(tmp_path / "second.gltf", "OMI")
+    second = exported(tmp_path / "second.gltf")
     assert solids == made  # nothing computed again
     assert centres(second) == centres(first)
 
@@ -70,11 +76,11 @@ def test_a_second_export_reuses_the_solid(clean_scene, solids, tmp_path: Path, s
 @pytest.mark.parametrize("shape_type", ["CONVEX", "TRIMESH"])
 def test_an_edited_mesh_is_computed_again(clean_scene, solids, tmp_path: Path, shape_type):
     crate = off_centre_body("Crate", shape_type, 0.5)
-    h.export(tmp_path / "first.gltf", "OMI")
+    exported(tmp_path / "first.gltf")
     for vertex in crate.data.vertices:
         vertex.co.x += 0.25
     crate.data.update()
-    edited = h.export(tmp_path / "edited.gltf", "OMI")
+    edited = exported(tmp_path / "edited.gltf")
     assert solids["solids"] == 2
     assert centres(edited)["Crate"] == pytest.approx([0.75, 0.0, 0.0], abs=1e-6)
 
@@ -83,9 +89,9 @@ def test_a_changed_modifier_is_computed_again(clean_scene, solids, tmp_path: Pat
     crate = off_centre_body("Crate", "CONVEX", 0.5)
     shift = crate.modifiers.new("Shift", "DISPLACE")  # no texture: a uniform shift
     shift.strength = 0.0
-    h.export(tmp_path / "first.gltf", "OMI")
+    exported(tmp_path / "first.gltf")
     shift.mid_level, shift.direction, shift.strength = 0.0, "X", 1.0
-    moved = h.export(tmp_path / "moved.gltf", "OMI")
+    moved = exported(tmp_path / "moved.gltf")
     assert solids["hulls"] == 2
     assert centres(moved)["Crate"] == pytest.approx([1.5, 0.0, 0.0], abs=1e-6)
 
@@ -96,7 +102,7 @@ def test_the_same_geometry_in_another_body_shares_the_solid(clean_scene, monkeyp
     solids = counting(monkeypatch, kept)
     off_centre_body("Crate", "CONVEX", 0.5)
     off_centre_body("Twin", "CONVEX", 0.5)  # its own mesh data, equal geometry
-    gltf = h.export(tmp_path / "twins.gltf", "OMI")
+    gltf = exported(tmp_path / "twins.gltf")
     hulls = 1 if kept else 2  # (keeping none: each body's mesh is computed)
     assert solids == {"hulls": hulls, "solids": hulls}
     assert centres(gltf)["Twin"] == centres(gltf)["Crate"]
