@@ -224,8 +224,10 @@ def test_vehicle_kit_instances_have_their_own_seat_and_wheels(clean_scene, tmp_p
         assert len(wheels) == 4
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_compound_trigger_instances_list_their_own_members(clean_scene, tmp_path, fmt):
+def gate_kit(members_elsewhere: bool = False):
+    """A compound trigger gate with two trigger posts under it, in a kit collection; with
+    `members_elsewhere` the posts are in another collection, not in the scene (they are
+    still instanced: the exporter writes an instanced object's children)."""
     kit = bpy.data.collections.new("GateKit")
     gate = h.set_physics(h.empty_object("Gate"), is_compound_trigger=True)
     posts = []
@@ -234,20 +236,77 @@ def test_compound_trigger_instances_list_their_own_members(clean_scene, tmp_path
         posts.append(h.set_physics(
             post, shape_type="CYLINDER", shape_role="TRIGGER", size_mode="CUSTOM", height=2,
             radius_top=0.2, radius_bottom=0.2))
-    into_collection([gate, *posts], kit)
-    for i in range(3):
-        instancer(f"Gate.{i}", kit, (0, i * 5, 0))
-    gltf = export_checked(tmp_path / "gates.gltf", fmt)
-    roots = [indices(gltf, f"Gate.{i}")[0] for i in range(3)]
+    if members_elsewhere:
+        into_collection([gate], kit)
+        into_collection(posts, bpy.data.collections.new("Helpers"))
+    else:
+        into_collection([gate, *posts], kit)
+    return kit
+
+
+def check_gates(gltf: dict, fmt: str, roots: list[int]) -> None:
+    """Each gate's trigger lists its own two posts (in its own instance, under it)."""
     gates = indices(gltf, "Gate")
-    assert len(gates) == 3
+    assert len(gates) == len(roots)
     for gate_index in gates:
-        trigger = body_of(gltf, fmt, gate_index)["trigger"]
-        members = trigger["nodes"]
+        members = body_of(gltf, fmt, gate_index)["trigger"]["nodes"]
         assert len(members) == 2
         root = instance_root(gltf, gate_index, roots)
         assert all(instance_root(gltf, m, roots) == root for m in members)
         assert all(gate_index in ancestors(gltf, m) for m in members)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_compound_trigger_instances_list_their_own_members(clean_scene, tmp_path, fmt):
+    kit = gate_kit()
+    for i in range(3):
+        instancer(f"Gate.{i}", kit, (0, i * 5, 0))
+    gltf = export_checked(tmp_path / "gates.gltf", fmt)
+    check_gates(gltf, fmt, [indices(gltf, f"Gate.{i}")[0] for i in range(3)])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_instanced_objects_children_from_outside_the_kit_stay_in_their_instance(
+        clean_scene, tmp_path, fmt):
+    """An instanced object's children belong to its instance even when they are not in the
+    kit collection themselves (a hinge or posts kept in a helper collection)."""
+    kit = door_kit()
+    hinge = bpy.data.objects["DoorHinge"]
+    into_collection([hinge], bpy.data.collections.new("Hinges"))
+    for i, x in enumerate((0, 10)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.4 * i)
+    gates = gate_kit(members_elsewhere=True)
+    for i in range(2):
+        instancer(f"Gate.{i}", gates, (0, -5 - 5 * i, 0))
+    gltf = export_checked(tmp_path / "kits.gltf", fmt)
+    check_joints_in_instances(gltf, fmt, [indices(gltf, f"Door.{i}")[0] for i in range(2)])
+    check_gates(gltf, fmt, [indices(gltf, f"Gate.{i}")[0] for i in range(2)])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_collections_written_as_nodes_keep_joints_seats_and_triggers(clean_scene, tmp_path,
+                                                                     fmt):
+    """With the exporter's "Full Collection Hierarchy" a collection is a node of its own
+    (also under an instancer): instances are still told apart, and nothing is dropped."""
+    kit = door_kit()
+    level = bpy.data.collections.new("Level")
+    bpy.context.scene.collection.children.link(level)
+    for i, x in enumerate((0, 10)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.4 * i, parent=level)
+    gates = gate_kit()
+    for i in range(2):
+        instancer(f"Gate.{i}", gates, (0, -5 - 5 * i, 0))
+    h.build_car()
+    gltf = export_checked(tmp_path / "full.gltf", fmt, export_hierarchy_full_collections=True)
+    assert indices(gltf, "Level"), "the exporter wrote no collection node: option ignored"
+    doors = [indices(gltf, f"Door.{i}")[0] for i in range(2)]
+    if gltf["nodes"][doors[0]].get("children") or bpy.app.version >= (5, 0):
+        check_joints_in_instances(gltf, fmt, doors)
+        check_gates(gltf, fmt, [indices(gltf, f"Gate.{i}")[0] for i in range(2)])
+    # (else Blender 4.x's exporter writes nothing under an instancer in this mode)
+    car = indices(gltf, "Car")[0]
+    seat = gltf["nodes"][car]["extensions"]["OMI_vehicle_body"]["pilotSeat"]
+    assert gltf["nodes"][seat]["name"] == "DriverSeat"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

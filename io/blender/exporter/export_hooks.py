@@ -237,8 +237,10 @@ class PhysicsExportExtension(JointExport):
         then the scene's node index. One loop: the per-node cost of the export."""
         settings_of, known = self._settings_of, self.object_settings
         joints, vehicles, record = self.joint_objects, self.vehicle_objects, self._record
-        gathered = zip(self.scene_nodes, self.scene_objects, self.scene_child_counts,
-                       strict=True)
+        # taken first: whatever fails below, these nodes are never built twice
+        nodes, objects = self.scene_nodes, self.scene_objects
+        gathered = zip(nodes, objects, self.scene_child_counts, strict=True)
+        self.scene_nodes, self.scene_objects, self.scene_child_counts = [], [], []
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint:
@@ -250,8 +252,7 @@ class PhysicsExportExtension(JointExport):
                     record(node, obj, derived, child_count)
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
-        self.index.add_scene(export_settings.get("vtree"), self.scene_nodes, self.scene_objects)
-        self.scene_nodes, self.scene_objects, self.scene_child_counts = [], [], []
+        self.index.add_scene(export_settings.get("vtree"), nodes, objects)
 
     def _settings_of(self, obj: bpy.types.Object) -> _Derived:
         """The object's plain settings and what they make (shared by objects with equal

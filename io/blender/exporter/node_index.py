@@ -12,9 +12,20 @@ instance, or the one frame outside the instanced collection.
 
 from typing import Any
 
+import bpy
 from mathutils import Matrix
 
 Scope = tuple[int, str | None]  # (scene serial, instancing vnode uuid; None: no instance)
+
+
+def _instancer(vnode: Any) -> Any | None:
+    """The object that instances what hangs from `vnode`'s node (a collection instance or
+    an instancing parent), or None (a collection's or a bone's vnode is none)."""
+    source = vnode.blender_object
+    if vnode.blender_bone is None and isinstance(source, bpy.types.Object) \
+            and source.is_instancer:
+        return source
+    return None
 
 
 class NodeIndex:
@@ -57,7 +68,7 @@ class NodeIndex:
             if parent is None or not self._instanced(tree, parent, instanced):
                 scope_of[id(node)] = root
             else:
-                scope_of[id(node)] = self._scope_of(tree, vnode, obj, serial, memo)
+                scope_of[id(node)] = self._scope_of(tree, vnode, serial, memo)
             vnode_of[id(node)] = vnode
         for node, obj in zip(nodes, objects, strict=True):  # objects hash by their data
             # a node the tree does not list (a bone stand-in's under 4.x) is in the scene
@@ -77,8 +88,7 @@ class NodeIndex:
             if vnode is None:
                 break
             chain.append(uuid)
-            source = vnode.blender_object
-            if source is not None and vnode.blender_bone is None and source.is_instancer:
+            if _instancer(vnode) is not None:
                 found = True
                 break
             uuid = vnode.parent_uuid
@@ -88,20 +98,21 @@ class NodeIndex:
             memo[seen] = found
         return found
 
-    def _scope_of(self, tree: dict, vnode: Any, obj: Any, serial: int,
+    def _scope_of(self, tree: dict, vnode: Any, serial: int,
                   memo: dict[str, Scope]) -> Scope:
-        """The innermost instance `vnode` belongs to (`obj` is its object)."""
+        """The innermost instance `vnode` belongs to."""
         below = vnode
         uuid = vnode.parent_uuid
         while uuid is not None:
             parent = tree.get(uuid)
             if parent is None:
                 break
-            source = parent.blender_object
-            if source is not None and parent.blender_bone is None and source.is_instancer:
+            source = _instancer(parent)
+            if source is not None:
                 if source.instance_type == "COLLECTION":
-                    collection = source.instance_collection
-                    if collection is not None and obj.as_pointer() in self._members_of(collection):
+                    # what hangs from the instancer's node is in the instance when the node
+                    # right under it is (a child object of the instancer itself is not)
+                    if self._instanced_part(source.instance_collection, below.blender_object):
                         return self._scope_at(tree, parent, parent.uuid, serial, memo)
                 else:  # a dupli of an instancing parent: each dupli is its own instance
                     return self._scope_at(tree, parent, below.uuid, serial, memo)
@@ -109,13 +120,21 @@ class NodeIndex:
             uuid = parent.parent_uuid
         return (serial, None)
 
+    def _instanced_part(self, collection: Any, part: Any) -> bool:
+        """True when `part` (an object, or a collection under the instancer's node when the
+        exporter writes collections as nodes) comes from instancing `collection`."""
+        if collection is None or part is None:
+            return False
+        if isinstance(part, bpy.types.Collection):
+            return True  # only an instanced collection's node hangs from an instancer
+        return part.as_pointer() in self._members_of(collection)
+
     def _scope_at(self, tree: dict, instancer: Any, key: str, serial: int,
                   memo: dict[str, Scope]) -> Scope:
         scope = (serial, key)
         if scope not in self._outer:
-            source = instancer.blender_object
             if instancer.uuid not in memo:
-                memo[instancer.uuid] = self._scope_of(tree, instancer, source, serial, memo)
+                memo[instancer.uuid] = self._scope_of(tree, instancer, serial, memo)
             self._outer[scope] = memo[instancer.uuid]
         return scope
 
