@@ -3,6 +3,7 @@
 identity — collection instances (nested too), duplis of an instancing parent and several
 scenes — in KHR and OMI. The scenes are built here; the checks read the written files."""
 
+import logging
 from pathlib import Path
 
 import bpy
@@ -307,6 +308,51 @@ def test_collections_written_as_nodes_keep_joints_seats_and_triggers(clean_scene
     car = indices(gltf, "Car")[0]
     seat = gltf["nodes"][car]["extensions"]["OMI_vehicle_body"]["pilotSeat"]
     assert gltf["nodes"][seat]["name"] == "DriverSeat"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_flattened_hierarchy_joints_connect_in_their_own_instance(clean_scene, tmp_path, fmt,
+                                                                  caplog):
+    """The exporter's "Flatten Object Hierarchy" puts every node at the root: instances are
+    still told apart (by the tree as it was before the flattening), and the physics that
+    loses the node above it is said once."""
+    kit = door_kit()
+    for i, x in enumerate((0, 10)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.5 * i)
+    path = tmp_path / "flat.gltf"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = export_checked(path, fmt, export_hierarchy_flatten_objs=True)
+    frames = indices(gltf, "DoorFrame")
+    assert len(frames) == 2 and not any(ancestors(gltf, f) for f in frames), "not flattened"
+    sites = joint_sites(gltf, fmt, "DoorHinge")
+    assert len(sites) == 2
+    connected_to = set()
+    for frame, payload in sites:
+        body = parents_of(gltf)[payload["connectedNode"]]
+        # the frame of the hinge's own instance: the nearer of the two
+        near = min(frames, key=lambda f: (world(gltf, f).translation
+                                          - world(gltf, frame).translation).length)
+        assert body == near, "connected to the frame of another instance"
+        connected_to.add(body)
+    assert connected_to == set(frames)
+    said = [r.getMessage() for r in caplog.records if "[flattened-hierarchy]" in r.getMessage()]
+    assert len(said) == 1 and "1 object(s) (DoorHinge" in said[0]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_flattened_hierarchy_writes_no_trigger_member_outside_its_trigger(clean_scene,
+                                                                         tmp_path, fmt):
+    """Flattened, a compound trigger's members are no longer under it: the file lists none
+    (a member must be a descendant), and stays valid."""
+    gate = h.set_physics(h.empty_object("Gate"), is_compound_trigger=True)
+    for i, x in enumerate((-1, 1)):
+        h.set_physics(h.empty_object(f"Post{i}", (x, 0, 1), parent=gate),
+                      shape_type="SPHERE", shape_role="TRIGGER", size_mode="CUSTOM")
+    gltf = export_checked(tmp_path / "flat.gltf", fmt, export_hierarchy_flatten_objs=True)
+    gate_node = indices(gltf, "Gate")[0]
+    assert "trigger" not in body_of(gltf, fmt, gate_node)
+    assert all(body_of(gltf, fmt, indices(gltf, f"Post{i}")[0])["trigger"] for i in range(2))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -178,6 +178,9 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         yup = self.yup = export_settings["gltf_yup"]
+        if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
+            self.index.unflattened.update(
+                (uuid, vnode.parent_uuid) for uuid, vnode in vtree.nodes.items())
         settings_of = self._settings_of
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
@@ -472,6 +475,8 @@ class PhysicsExportExtension(JointExport):
         traversal writes them."""
         if self.scene_nodes:  # a scene the exporter gathered without its scene hook
             self._build_scene(export_settings)
+        if self.index.unflattened:
+            self._report_flattened()
         for obj, node in self.joint_objects:
             try:
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])
@@ -491,6 +496,33 @@ class PhysicsExportExtension(JointExport):
         scene = scenes[active_scene_idx or 0]
         scene.extensions = scene.extensions or {}
         scene.extensions[PENDING_KEY] = parked
+
+    def _report_flattened(self) -> None:
+        """Said once: the exporter's "Flatten Object Hierarchy" writes every object at the
+        root, so physics that belongs to the body or trigger above it (a compound body's
+        collider, a joint, a wheel, a trigger's member) is written without it."""
+        known = self.object_settings
+
+        def under_physics(obj: bpy.types.Object) -> bool:
+            above = obj.parent
+            while above is not None:
+                derived = known.get(above)
+                if derived is not None and (derived.physics or derived.vehicle
+                                            or derived.props.is_compound_trigger):
+                    return True
+                above = above.parent
+            return False
+
+        lost = {obj for obj, _node in self.joint_objects}
+        lost.update(obj for obj in [r.obj for r in self.records]
+                    + [obj for obj, _node in self.vehicle_objects] if under_physics(obj))
+        if lost:
+            first = min(obj.name for obj in lost)
+            self.report.warn(
+                "flattened-hierarchy", "",
+                f"Flatten Object Hierarchy writes every object at the root: {len(lost)} "
+                f"object(s) ({first}…) lose the body, vehicle or trigger above them; turn "
+                "the option off to keep them")
 
     def _mesh_refs(self) -> list[Any]:
         refs: dict[int, Any] = {}
@@ -525,7 +557,8 @@ class PhysicsExportExtension(JointExport):
         scene = PhysicsScene()
         for record in self.records:
             body = record.body
-            if record.trigger_members:
+            if record.trigger_members and not self.index.unflattened:  # (else no member
+                # is under the trigger's node in the file)
                 found = (self.index.node_of(member, record.node)
                          for member in record.trigger_members)
                 members = tuple(

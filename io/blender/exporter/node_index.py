@@ -41,6 +41,9 @@ class NodeIndex:
         self._outer: dict[Scope, Scope | None] = {}
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
         self._scene_serial = 0
+        #: vnode uuid → its parent's before the exporter flattened the object hierarchy (its
+        #: "Flatten Object Hierarchy" leaves every object at the root: no instance to tell)
+        self.unflattened: dict[str, str | None] = {}
 
     # -- building -------------------------------------------------------------------------
 
@@ -64,7 +67,7 @@ class NodeIndex:
             obj = object_of.get(id(node))
             if obj is None:
                 continue
-            parent = vnode.parent_uuid
+            parent = self._parent_uuid(vnode)
             if parent is None or not self._instanced(tree, parent, instanced):
                 scope_of[id(node)] = root
             else:
@@ -78,8 +81,11 @@ class NodeIndex:
                 by_object = self._nodes[scope] = {}
             by_object.setdefault(obj, node)
 
-    @staticmethod
-    def _instanced(tree: dict, uuid: str, memo: dict[str, bool]) -> bool:
+    def _parent_uuid(self, vnode: Any) -> str | None:
+        unflattened = self.unflattened
+        return unflattened.get(vnode.uuid) if unflattened else vnode.parent_uuid
+
+    def _instanced(self, tree: dict, uuid: str, memo: dict[str, bool]) -> bool:
         """True when the vnode `uuid` or one above it instances something."""
         chain = []
         found = False
@@ -91,7 +97,7 @@ class NodeIndex:
             if _instancer(vnode) is not None:
                 found = True
                 break
-            uuid = vnode.parent_uuid
+            uuid = self._parent_uuid(vnode)
         else:
             found = uuid is not None and memo.get(uuid, False)
         for seen in chain:
@@ -102,7 +108,7 @@ class NodeIndex:
                   memo: dict[str, Scope]) -> Scope:
         """The innermost instance `vnode` belongs to."""
         below = vnode
-        uuid = vnode.parent_uuid
+        uuid = self._parent_uuid(vnode)
         while uuid is not None:
             parent = tree.get(uuid)
             if parent is None:
@@ -117,7 +123,7 @@ class NodeIndex:
                 else:  # a dupli of an instancing parent: each dupli is its own instance
                     return self._scope_at(tree, parent, below.uuid, serial, memo)
             below = parent
-            uuid = parent.parent_uuid
+            uuid = self._parent_uuid(parent)
         return (serial, None)
 
     def _instanced_part(self, collection: Any, part: Any) -> bool:
