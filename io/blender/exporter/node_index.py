@@ -60,6 +60,7 @@ class NodeIndex:
         tree = {} if vtree is None else vtree.nodes
         instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
         memo: dict[str, Scope] = {}
+        unflattened = self.unflattened
         for vnode in tree.values():
             node = vnode.node
             if node is None:
@@ -67,7 +68,7 @@ class NodeIndex:
             obj = object_of.get(id(node))
             if obj is None:
                 continue
-            parent = self._parent_uuid(vnode)
+            parent = unflattened.get(vnode.uuid) if unflattened else vnode.parent_uuid
             if parent is None or not self._instanced(tree, parent, instanced):
                 scope_of[id(node)] = root
             else:
