@@ -816,3 +816,80 @@ def test_a_listed_problem_keeps_no_deleted_object_in_the_file(clean_scene):
     index = next(i for i, p in enumerate(problems) if p.obj == "Ring")
     with pytest.raises(RuntimeError, match="gone"):
         bpy.ops.gltf_physics.problem_select(index=index)
+
+
+# -- what a conversion pulls in ---------------------------------------------------------------
+
+
+def _converter():
+    return importlib.import_module(f"{MODULE}.io.blender.tools.native_convert")
+
+
+def _door_hinged_to(partner, location=(0, 3, 0)):
+    """A local dynamic Door with a hinge Empty under it, connected to `partner`."""
+    door = h.set_physics(h.mesh_object("Door", location=location), motion_type="DYNAMIC",
+                         shape_type="BOX")
+    hinge = h.set_physics(h.empty_object("DoorHinge", location=location), joint_type="HINGE",
+                          joint_connected_body=partner)
+    hinge.parent = door
+    return door, hinge
+
+
+def test_to_native_leaves_a_joints_linked_body_as_it_was_and_says_so(clean_scene, tmp_path):
+    """The selection is local; the joint's other body is linked: Blender would drop a rigid
+    body added to it when the file is opened again."""
+    objs = link_library(write_library(tmp_path))
+    post = objs["Post"]
+    door, hinge = _door_hinged_to(post)
+    linked_before = {k: v for k, v in state()["objects"].items() if k[1] is not None}
+    changed, notes = _converter().convert([door, hinge], _converter().TO_NATIVE)
+    assert door in changed and door.rigid_body is not None
+    assert post not in changed and post.rigid_body is None
+    assert hinge.rigid_body_constraint is None  # a constraint needs both rigid bodies
+    assert any("Post is linked from lib.blend" in note for note in notes), notes
+    assert {k: v for k, v in state()["objects"].items() if k[1] is not None} == linked_before
+
+
+def test_to_native_adds_no_rigid_body_world_to_another_scene(clean_scene):
+    """A joint connected to a body only in another scene: that body (and its scene) are left
+    as they were; the rigid body world is the current scene's."""
+    other = bpy.data.scenes.new("Other")
+    wall = h.set_physics(bpy.data.objects.new("Wall", h.mesh_object("WallMesh").data),
+                         motion_type="STATIC", shape_type="BOX")
+    other.collection.objects.link(wall)
+    door, hinge = _door_hinged_to(wall)
+    bpy.context.view_layer.update()  # (the view layer's objects, after a link elsewhere)
+    select(door, hinge)
+    assert bpy.ops.gltf_physics.to_native() == {"FINISHED"}
+    assert door.rigid_body is not None and bpy.context.scene.rigidbody_world is not None
+    assert wall.rigid_body is None and other.rigidbody_world is None
+    notes = _converter().convert([hinge], _converter().TO_NATIVE)[1]
+    assert any("Wall is not in the scene" in note for note in notes), notes
+
+
+def test_from_native_leaves_a_constraints_linked_body_as_it_was(clean_scene, tmp_path):
+    """Blender rigid bodies made in a library: converting the local constraint between a
+    local body and a linked one writes glTF physics on the local side only."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    rock = h.mesh_object("LibRock")
+    with bpy.context.temp_override(object=rock, active_object=rock, selected_objects=[rock]):
+        bpy.ops.rigidbody.object_add()
+    library = tmp_path / "rigid.blend"
+    bpy.data.libraries.write(str(library), {rock}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.objects = ["LibRock"]
+    linked = dst.objects[0]
+    bpy.context.scene.collection.objects.link(linked)
+    local = h.mesh_object("Cart", location=(3, 0, 0))
+    select(local)
+    bpy.ops.rigidbody.object_add()
+    tie = h.empty_object("Tie", location=(1.5, 0, 0))
+    select(tie)
+    bpy.ops.rigidbody.constraint_add()
+    tie.rigid_body_constraint.object1, tie.rigid_body_constraint.object2 = local, linked
+    select(tie)
+    assert bpy.ops.gltf_physics.from_native() == {"FINISHED"}
+    assert local.gltf_physics.motion_type == "DYNAMIC"
+    assert linked.gltf_physics.motion_type == "NONE" and linked.gltf_physics.shape_type == "NONE"
+    assert tie.gltf_physics.joint_connected_body == linked  # the joint still names it

@@ -11,6 +11,7 @@ import bpy
 
 from ..bridge.fitting import Fit, fit_shape
 from ..settings.properties import MAX_LAYERS
+from .editable import editable_problem
 
 FROM_NATIVE = "FROM_NATIVE"
 TO_NATIVE = "TO_NATIVE"
@@ -29,7 +30,10 @@ NATIVE_MESH_SHAPE = {"CONVEX": "CONVEX_HULL", "TRIMESH": "MESH"}
 KINDS = (("linear", "lin"), ("angular", "ang"))
 LETTERS = "xyz"
 
+#: (object, what was converted: "body", "joint"; LEFT: an object the conversion pulled in
+#: but could not change, said once)
 Done = set[tuple[bpy.types.Object, str]]
+LEFT = "left"
 
 
 def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:
@@ -38,6 +42,27 @@ def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) 
     fit = replace(fit_shape("CYLINDER" if shape == "CONE" else shape, bounds),
                   offset=(0.0, 0.0, 0.0))
     return replace(fit, radius_top=0.0) if shape == "CONE" else fit
+
+
+def left_as_it_was(obj: bpy.types.Object, done: Done, report: list[str], *, rigid_body: bool,
+                   part_of: bpy.types.Object | None = None) -> bool:
+    """True when the conversion must leave `obj` as it is (said once, in `report`). A
+    conversion also changes objects the user did not select (a joint's bodies, a compound's
+    parent or parts): Blender keeps no edit of linked data (and no rigid body on an
+    override), and a rigid body only simulates in the world of its own scene."""
+    if (obj, LEFT) in done:
+        return True
+    problem = editable_problem(obj, rigid_body=rigid_body)
+    scene = bpy.context.scene
+    if problem is None and rigid_body and scene.objects.get(obj.name) != obj:
+        problem = f"{obj.name} is not in the scene {scene.name}, whose rigid body world " \
+                  "this is"
+    if problem is None:
+        return False
+    done.add((obj, LEFT))
+    where = "as it was" if part_of is None else f"out of {part_of.name}"
+    report.append(f"{problem}; it is left {where}")
+    return True
 
 
 def is_preview(id_block: bpy.types.ID) -> bool:

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 
 import bpy
 
-from .native_common import FROM_NATIVE, TO_NATIVE, Done
+from .native_common import FROM_NATIVE, LEFT, TO_NATIVE, Done
 from .native_from import from_native_step
 from .native_to import to_native_step
 
@@ -70,7 +70,7 @@ def convert(
     done: Done = set()
     for obj in objs:
         step(obj, notes, done)
-    return list(dict.fromkeys(obj for obj, _ in done)), notes
+    return list(dict.fromkeys(obj for obj, kind in done if kind != LEFT)), notes
 
 
 def convert_objects(objs: Iterable[bpy.types.Object], direction: str) -> list[str]:

@@ -22,6 +22,7 @@ from .native_common import (
     Done,
     axes_of,
     is_preview,
+    left_as_it_was,
     native_fit,
     same,
     scene_of,
@@ -53,7 +54,7 @@ def _body_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> N
     if parent is not None:
         _body_from_native(parent, report, done)  # converts its children, this one among them
         return
-    if (obj, "body") in done:
+    if (obj, "body") in done or left_as_it_was(obj, done, report, rigid_body=False):
         return
     done.add((obj, "body"))
     rb = obj.rigid_body
@@ -69,6 +70,8 @@ def _body_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> N
     if not children:
         report.append(f"{obj.name}: compound shape without rigid-body children: no shape")
     for child in children:
+        if left_as_it_was(child, done, report, rigid_body=False, part_of=obj):
+            continue
         done.add((child, "body"))
         child.gltf_physics.motion_type = "NONE"
         _shape_from_native(child, child.rigid_body.collision_shape, report)

@@ -27,6 +27,7 @@ from .native_common import (
     Done,
     blender_least_mass,
     is_preview,
+    left_as_it_was,
     native_fit,
     same,
     scene_of,
@@ -80,7 +81,7 @@ def _shape_objects(body: bpy.types.Object) -> list[bpy.types.Object]:
 
 
 def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> None:
-    if (body, "body") in done:
+    if (body, "body") in done or left_as_it_was(body, done, report, rigid_body=True):
         return
     done.add((body, "body"))
     if body.type != "MESH":
@@ -122,6 +123,8 @@ def _compound_to_native(
         if part.parent != body or part.type != "MESH":
             report.append(f"{part.name}: a Blender compound only takes mesh children of the "
                           f"body: left out of {body.name}")
+            continue
+        if left_as_it_was(part, done, report, rigid_body=True, part_of=body):
             continue
         done.add((part, "body"))
         part_rb = _ensure_rigid_body(world, part)
