@@ -48,6 +48,7 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
             return {"CANCELLED"}
         native_rigid_body.remove_preview(scene)
         gravity_preview.restore_scene_gravity(scene)
+        _say_kept_by_library(self, scene)
         bodies = native_rigid_body.build_preview(scene)
         joints = native_rigid_body.add_joints(scene)
         world = gravity_preview.apply_world_gravity(scene)  # OMI_physics_gravity
@@ -73,7 +74,16 @@ class GLTF_PHYSICS_OT_preview_remove(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         native_rigid_body.remove_preview(context.scene)
         gravity_preview.restore_scene_gravity(context.scene)
+        _say_kept_by_library(self, context.scene)
         return {"FINISHED"}
+
+
+def _say_kept_by_library(op: bpy.types.Operator, scene: bpy.types.Scene) -> None:
+    """One warning for the preview parts a library saved (they cannot be removed here)."""
+    kept = native_rigid_body.kept_by_library(scene)
+    if kept:
+        op.report({"WARNING"}, f"{len(kept)} linked object(s) ({kept[0].name}…) keep the "
+                  "preview their library was saved with: remove it in the library")
 
 
 CLASSES = (GLTF_PHYSICS_OT_copy_settings, GLTF_PHYSICS_OT_preview, GLTF_PHYSICS_OT_preview_remove)

@@ -893,3 +893,33 @@ def test_from_native_leaves_a_constraints_linked_body_as_it_was(clean_scene, tmp
     assert local.gltf_physics.motion_type == "DYNAMIC"
     assert linked.gltf_physics.motion_type == "NONE" and linked.gltf_physics.shape_type == "NONE"
     assert tie.gltf_physics.joint_connected_body == linked  # the joint still names it
+
+
+def test_removing_the_preview_leaves_what_a_library_saved_with_its_preview(clean_scene,
+                                                                           tmp_path):
+    """A library saved while its preview was on: its linked bodies carry the preview's tags
+    and rigid bodies. Removing the preview here changes none of them (it raised before) and
+    still removes this file's own preview."""
+    crate = h.set_physics(h.mesh_object("LibCrate", location=(0, 0, 2)),
+                          motion_type="DYNAMIC", shape_type="BOX")
+    ground = h.set_physics(h.mesh_object("LibGround", location=(0, 0, -1)),
+                           motion_type="STATIC", shape_type="BOX")
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert crate.rigid_body is not None
+    library = tmp_path / "previewed.blend"
+    bpy.data.libraries.write(str(library), {crate, ground}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.objects = ["LibCrate", "LibGround"]
+    for obj in dst.objects:
+        bpy.context.scene.collection.objects.link(obj)
+    local = h.set_physics(h.mesh_object("Local", location=(3, 0, 2)), motion_type="DYNAMIC",
+                          shape_type="BOX")
+    bpy.context.view_layer.update()
+    linked_before = {k: v for k, v in state()["objects"].items() if k[1] is not None}
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert {k: v for k, v in state()["objects"].items() if k[1] is not None} == linked_before
+    kept = importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
+    assert [o.name for o in kept.kept_by_library(bpy.context.scene)] == ["LibCrate",
+                                                                          "LibGround"]
+    assert local.rigid_body is None

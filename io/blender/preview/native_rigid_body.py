@@ -42,6 +42,7 @@ import bpy
 
 from ...joints import per_axis_limits
 from ..bridge.joint_bridge import body_of, settings_of
+from ..tools.editable import editable_problem
 from ..tools.native_common import COLLECTION_COUNT, blender_least_mass
 from .preview_shapes import HELPER_TAG, add_shapes, box_mesh, new_helper
 
@@ -399,12 +400,27 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 
 
 def _tagged(scene: bpy.types.Scene, tag: str | None) -> list[bpy.types.Object]:
-    """Scene and rigid body world objects carrying `tag` (all of them for None)."""
+    """Scene and rigid body world objects carrying `tag` (all of them for None) that can be
+    changed: a linked object keeps what its library saved (`kept_by_library`)."""
+    return [obj for obj in _scene_objects(scene) if (tag is None or obj.get(tag) is not None)
+            and editable_problem(obj) is None]
+
+
+def _scene_objects(scene: bpy.types.Scene) -> set[bpy.types.Object]:
     objects = set(scene.objects)
     world = scene.rigidbody_world
     for collection in (world.collection, world.constraints) if world else ():
         objects.update(collection.objects if collection else ())
-    return [obj for obj in objects if tag is None or obj.get(tag) is not None]
+    return objects
+
+
+def kept_by_library(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """Objects carrying a preview's tags that cannot be changed (a library saved while its
+    preview was on): removing the preview leaves them as they are."""
+    tags = (RIGID_BODY_TAG, CONSTRAINT_TAG, PROXY_TAG, HELPER_TAG)
+    return sorted((obj for obj in _scene_objects(scene)
+                   if any(obj.get(tag) is not None for tag in tags)
+                   and editable_problem(obj) is not None), key=lambda obj: obj.name)
 
 
 def _delete_helper(helper: bpy.types.Object) -> None:
