@@ -6,7 +6,7 @@ import bpy
 from ..io.blender.gravity import preview as gravity_preview
 from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.tools.property_copy import copy_group
+from ..io.blender.tools.property_copy import copy_group, kept_items_problem
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
@@ -28,6 +28,10 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         source = context.active_object
         targets = [o for o in context.selected_objects if o != source]
         if refuse(self, targets):
+            return {"CANCELLED"}
+        kept = next(filter(None, map(kept_items_problem, targets)), None)
+        if kept is not None:
+            self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
         for target in targets:
             copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's

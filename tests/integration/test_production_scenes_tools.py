@@ -923,3 +923,28 @@ def test_removing_the_preview_leaves_what_a_library_saved_with_its_preview(clean
     assert [o.name for o in kept.kept_by_library(bpy.context.scene)] == ["LibCrate",
                                                                           "LibGround"]
     assert local.rigid_body is None
+
+
+def test_copying_onto_an_override_whose_library_filled_a_list_refuses(clean_scene, tmp_path):
+    """A library override cannot remove the joint limits its library gave: copying another
+    object's physics onto it would merge the lists, so it refuses and changes nothing. An
+    override whose library left the lists empty takes the copy."""
+    joint = h.set_physics(h.empty_object("J"), joint_type="CUSTOM")
+    joint.gltf_physics.joint_limits.add()
+    joint = h.overridden_from_library(joint, tmp_path / "joint.blend")
+    source = h.set_physics(h.empty_object("Source"), joint_type="CUSTOM")
+    for _ in range(3):
+        source.gltf_physics.joint_limits.add()
+    select(joint, source, active=source)
+    before = state()
+    message = refused(bpy.ops.gltf_physics.copy_settings)
+    assert "J's Limits come from the library" in message, message
+    assert message.strip().endswith("nothing was changed") and state() == before
+    plain = h.overridden_from_library(h.set_physics(h.empty_object("K"), joint_type="CUSTOM"),
+                                      tmp_path / "plain.blend")  # (a new, emptied file)
+    source = h.set_physics(h.empty_object("Source"), joint_type="CUSTOM")
+    for _ in range(3):
+        source.gltf_physics.joint_limits.add()
+    select(plain, source, active=source)
+    assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}
+    assert len(plain.gltf_physics.joint_limits) == 3

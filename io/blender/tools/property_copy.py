@@ -29,3 +29,25 @@ def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup,
         elif not prop.is_readonly:
             value = getattr(source, key)
             setattr(target, key, value[:] if getattr(prop, "is_array", False) else value)
+
+
+def kept_items_problem(target: bpy.types.ID, group: str = "gltf_physics") -> str | None:
+    """Why `target`'s lists cannot take a copy: a library override cannot remove the items
+    its library gave a list (the copy would be merged with them), or None."""
+    override = target.override_library
+    if override is None or override.reference is None:
+        return None
+    kept = next(_filled_lists(getattr(override.reference, group)), None)
+    if kept is None:
+        return None
+    return f"{target.name}'s {kept} come from the library, and a library override cannot " \
+           f"remove them: make {target.name} local"
+
+
+def _filled_lists(group: bpy.types.PropertyGroup):
+    """The names of `group`'s non-empty lists (nested groups included)."""
+    for prop in group.bl_rna.properties:
+        if prop.type == "COLLECTION" and len(getattr(group, prop.identifier)):
+            yield prop.name
+        elif prop.type == "POINTER" and prop.is_readonly and prop.identifier != "rna_type":
+            yield from _filled_lists(getattr(group, prop.identifier))
