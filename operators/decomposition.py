@@ -3,7 +3,13 @@
 
 import bpy
 
-from ..io.blender.tools.decomposition import DecompositionRun, object_by_uid, read_source, targets
+from ..io.blender.tools.decomposition import (
+    DecompositionRun,
+    object_by_uid,
+    read_source,
+    replaced_by_a_run,
+    targets,
+)
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
 from . import validation
@@ -107,7 +113,7 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
                         "Check Physics again" if self.target_uid
                         else "No object to decompose: select a mesh object")
             return {"CANCELLED"}
-        if refuse(self, chosen):
+        if refuse(self, chosen + [old for obj in chosen for old in replaced_by_a_run(obj)]):
             return {"CANCELLED"}
         run = DecompositionRun.prepare(chosen, self.settings(), context.evaluated_depsgraph_get())
         if self.start_modal and _interactive(context) and run.sources:

@@ -948,3 +948,58 @@ def test_copying_onto_an_override_whose_library_filled_a_list_refuses(clean_scen
     select(plain, source, active=source)
     assert bpy.ops.gltf_physics.copy_settings() == {"FINISHED"}
     assert len(plain.gltf_physics.joint_limits) == 3
+
+
+def _overridden_kit_with_tool_helpers(folder):
+    """A library whose Owner was decomposed (its parts) and whose Owner2 got a hull proxy,
+    overridden as a hierarchy: the owners made editable, the helpers left as Blender made
+    them (system overrides, which cannot be changed)."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    kit = bpy.data.collections.new("Kit")
+    bpy.context.scene.collection.children.link(kit)
+    layer = bpy.context.view_layer.layer_collection.children["Kit"]
+    bpy.context.view_layer.active_layer_collection = layer
+    owner = torus("Owner", motion_type="DYNAMIC")
+    owner2 = torus("Owner2", motion_type="DYNAMIC")
+    for obj in (owner, owner2):
+        bpy.context.scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    select(owner2)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    select(owner)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2, resolution=500,
+                                                 preprocess="OFF") == {"FINISHED"}
+    path = folder / "kit.blend"
+    bpy.data.libraries.write(str(path), {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(path), link=True) as (_src, dst):
+        dst.collections = ["Kit"]
+    dst.collections[0].override_hierarchy_create(bpy.context.scene, bpy.context.view_layer)
+    owners = [bpy.data.objects[name, None] for name in ("Owner", "Owner2")]
+    for obj in owners:
+        obj.override_library.is_system_override = False
+    return owners
+
+
+def test_tools_never_delete_or_rewrite_helpers_an_override_cannot_change(clean_scene, tmp_path,
+                                                                         ownership):
+    """The tools made these helpers, but in the library: here they are locked overrides.
+    Decomposing again refuses (deleting them would not last: they come back when the file is
+    opened); a new hull goes to a new proxy of this file's own."""
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    owner, owner2 = _overridden_kit_with_tool_helpers(tmp_path)
+    parts = [c for c in owner.children if ownership.made_by(c, ownership.CONVEX_PART, owner)]
+    assert parts and all(p.override_library is not None for p in parts)
+    select(owner)
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.convex_decompose(
+        max_parts=2, resolution=500, preprocess="OFF"))
+    assert "is a library override that is not editable" in message and state() == before
+    old_proxy = owner2.gltf_physics.mesh_object
+    old_mesh = old_proxy.data
+    select(owner2)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    new_proxy = owner2.gltf_physics.mesh_object
+    assert new_proxy != old_proxy and new_proxy.override_library is None
+    assert ownership.made_by(new_proxy, ownership.HULL_PROXY, owner2)
+    assert old_proxy.data == old_mesh  # the locked proxy keeps its library's mesh

@@ -123,6 +123,16 @@ def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
     return [child for child in obj.children if is_part(child)]
 
 
+def replaced_by_a_run(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """What decomposing `obj` again deletes: its earlier parts and the hull or collision
+    proxy a tool made for its single shape (each must be editable)."""
+    props = obj.gltf_physics
+    proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
+    own_proxy = proxy is not None and (made_by(proxy, HULL_PROXY, obj)
+                                       or made_by(proxy, IMPORT_PROXY, obj))
+    return parts_of(obj) + ([proxy] if own_proxy else [])
+
+
 def foreign_hulls(obj: bpy.types.Object) -> list[bpy.types.Object]:
     """Convex child shapes of `obj` no decomposition made (an imported file's parts, the
     user's own): never replaced, only reported."""
@@ -208,8 +218,7 @@ def _remove_own_proxy(obj: bpy.types.Object) -> None:
     A proxy of the user's own stays, unused."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
-    if proxy is None or not (made_by(proxy, HULL_PROXY, obj)
-                             or made_by(proxy, IMPORT_PROXY, obj)):
+    if proxy is None or proxy not in replaced_by_a_run(obj):
         return
     props.mesh_object = None
     props.mesh_source = "SELF"

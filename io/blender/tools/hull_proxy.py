@@ -4,6 +4,7 @@
 import bpy
 
 from ...hull import ENGINE_MAX_POINTS
+from .editable import editable_problem
 from .hull import hull_mesh, simplify_object_hull
 from .ownership import HULL_PROXY, link_like, made_by, mark, remove_mesh
 
@@ -18,7 +19,8 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS) 
     depsgraph = bpy.context.evaluated_depsgraph_get()
     result = simplify_object_hull(obj, depsgraph, max_points)
     props = obj.gltf_physics
-    proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) else None
+    proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
+        and editable_problem(props.mesh_object) is None else None  # (else its library's)
     mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
     if proxy is None:
         proxy = bpy.data.objects.new(f"{obj.name}{HULL_SUFFIX}", mesh)

@@ -12,6 +12,8 @@ helper copied without its owner stays made for the original owner.
 
 import bpy
 
+from .editable import editable_problem
+
 MADE_BY = "gltf_physics_made_by"
 MADE_FOR = "gltf_physics_made_for"
 #: The tools that make objects (the tag's values).
@@ -47,8 +49,8 @@ def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None
     """Delete `obj` when `tool` made it (for `owner`), with its mesh when the tool made that
     too and nothing else uses it; its other children move to its parent, keeping their
     world transform. True when deleted."""
-    if not made_by(obj, tool, owner):
-        return False
+    if not made_by(obj, tool, owner) or editable_problem(obj) is not None:
+        return False  # (a linked or locked override copy of ours is its library's)
     for child in list(obj.children):
         world = child.matrix_world.copy()
         child.parent = obj.parent
