@@ -6,6 +6,7 @@ by a name, and leave the user's objects, meshes, rigid bodies and constraints as
 
 import importlib
 import importlib.util
+import json
 
 import bpy
 import pytest
@@ -408,6 +409,39 @@ def test_imported_parts_are_not_ours_and_a_look_alike_survives_a_run(clean_scene
     run = bridge.decompose_now([truck], core.Settings(max_parts=2))
     assert imported <= {o.name for o in bpy.data.objects}  # a file's objects stay
     assert run.made["Truck"] and any("did not make" in w for w in run.warnings), run.warnings
+
+
+def test_a_file_cannot_tag_its_objects_as_the_tools_own(clean_scene, tmp_path, ownership):
+    """Extras named like the tools' tags (a decomposition part, a preview helper, the
+    preview's rigid body world) are not imported: no tool deletes the file's Wheel or the
+    user's rigid body world because a file said so."""
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    car = torus("Car")
+    wheel = h.mesh_object("Wheel", location=(3, 0, 0))
+    wheel.parent = car
+    path = tmp_path / "tagged.gltf"
+    h.export(path, "NONE")
+    gltf = json.loads(path.read_text())
+    wheel_node = next(n for n in gltf["nodes"] if n["name"] == "Wheel")
+    wheel_node["extras"] = {"gltf_physics_convex_part": "Car",
+                            ownership.MADE_BY: ownership.CONVEX_PART,
+                            "gltf_physics_preview_helper": True, "note": "kept"}
+    gltf["meshes"][wheel_node["mesh"]]["extras"] = {ownership.MADE_BY: ownership.HULL_PROXY}
+    gltf["scenes"][0]["extras"] = {"gltf_physics_preview_world": True}
+    path.write_text(json.dumps(gltf))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.ops.rigidbody.world_add()  # the user's own
+    bpy.ops.import_scene.gltf(filepath=str(path))
+    keys = [key for thing in [*bpy.data.objects, *bpy.data.meshes, *bpy.data.scenes]
+            for key in thing.keys()]  # noqa: SIM118 (an ID is not iterable)
+    assert not [key for key in keys if key.startswith(ownership.TAG_PREFIX)], keys
+    assert bpy.data.objects["Wheel"]["note"] == "kept"  # other extras are the file's
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert bpy.context.scene.rigidbody_world is not None and "Wheel" in bpy.data.objects
+    car = bpy.data.objects["Car"]
+    select(car)
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    assert bpy.data.objects["Wheel"].parent == car
 
 
 def _user_hinge(a, b):

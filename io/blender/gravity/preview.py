@@ -13,10 +13,11 @@ from mathutils import Vector
 
 from ... import axes
 from ...gravity import unit
+from ..tools.ownership import TAG_PREFIX
 from .bridge import world_gravity_of
 
 #: Where the preview keeps the scene's own gravity while it shows the world gravity.
-SCENE_GRAVITY_TAG = "gltf_physics_preview_scene_gravity"
+SCENE_GRAVITY_TAG = TAG_PREFIX + "preview_scene_gravity"
 WHY: str = ("Blender's rigid bodies have one scene gravity and its force fields push with a "
             "force, not gravity's acceleration")
 

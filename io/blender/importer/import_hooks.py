@@ -35,7 +35,7 @@ from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
 from ..gravity.bridge import write_gravity, write_world_gravity
 from ..settings.stored_settings import GROUP
-from ..tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, mark
+from ..tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, TAG_PREFIX, mark
 
 LOG = logging.getLogger(__name__)
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
@@ -103,6 +103,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         try:
+            _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
             self.vehicles = decode_vehicle_document(self.view, self.report)
@@ -284,6 +285,26 @@ def _geometry_node_targets(view: DocumentView) -> set[int]:
             if isinstance(target, int) and not isinstance(target, bool):
                 targets.add(target)
     return targets
+
+
+def _drop_tool_tags(gltf: Any, report: Report) -> None:
+    """Remove the tools' tags from the file's extras before the importer copies them onto
+    objects, meshes and the scene: a tag makes a tool delete or replace what carries it, so
+    only the tools may set one, never a file."""
+    data = gltf.data
+    dropped = 0
+    for items in (data.nodes, data.meshes, data.scenes):
+        for item in items or ():
+            extras = item.extras
+            if isinstance(extras, dict):
+                tags = [key for key in extras if isinstance(key, str)
+                        and key.startswith(TAG_PREFIX)]
+                for key in tags:
+                    del extras[key]
+                dropped += len(tags)
+    if dropped:
+        report.warn("foreign-tags", "", f"{dropped} extras named like the tools' own tags "
+                    f"({TAG_PREFIX}…) were not imported")
 
 
 def _restores_settings(gltf: Any) -> bool:

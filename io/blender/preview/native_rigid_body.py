@@ -44,12 +44,13 @@ from ...joints import per_axis_limits
 from ..bridge.joint_bridge import body_of, settings_of
 from ..tools.editable import editable_problem
 from ..tools.native_common import COLLECTION_COUNT, blender_least_mass
+from ..tools.ownership import TAG_PREFIX
 from .preview_shapes import HELPER_TAG, add_shapes, box_mesh, new_helper
 
-RIGID_BODY_TAG = "gltf_physics_preview_rigid_body"
-CONSTRAINT_TAG = "gltf_physics_preview_constraint"
-PROXY_TAG = "gltf_physics_preview_proxy"
-WORLD_TAG = "gltf_physics_preview_world"
+RIGID_BODY_TAG = TAG_PREFIX + "preview_rigid_body"
+CONSTRAINT_TAG = TAG_PREFIX + "preview_constraint"
+PROXY_TAG = TAG_PREFIX + "preview_proxy"
+WORLD_TAG = TAG_PREFIX + "preview_world"
 FOLLOW_NAME = "gltf_physics preview"
 PROXY_SIZE = 0.1
 NO_COLLISIONS = (False,) * COLLECTION_COUNT

@@ -14,11 +14,12 @@ from mathutils import Matrix, Quaternion, Vector
 from ..bridge.fitting import Fit, fit_shape, fit_signature, local_bounds
 from ..bridge.to_model import dimensions_of
 from ..tools.native_common import NATIVE_MESH_SHAPE, TOLERANCE
+from ..tools.ownership import TAG_PREFIX
 
 if TYPE_CHECKING:
     from .native_rigid_body import PreviewBody
 
-HELPER_TAG = "gltf_physics_preview_helper"
+HELPER_TAG = TAG_PREFIX + "preview_helper"
 PLANE_THICKNESS = 1.0
 INFINITE_PLANE = 1000.0
 HULL_SEGMENTS = 24

@@ -39,6 +39,7 @@ from .ownership import (
     HULL_PROXY,
     IMPORT_PROXY,
     MADE_BY,
+    TAG_PREFIX,
     link_like,
     made_by,
     mark,
@@ -47,7 +48,7 @@ from .ownership import (
 from .property_copy import copy_group
 
 #: The tag of parts made before the ownership tags (the owner's name); now `tools.ownership`.
-PART_TAG = "gltf_physics_convex_part"
+PART_TAG = TAG_PREFIX + "convex_part"
 PART_SUFFIX = ".part"
 #: Settings a part takes over from its object: material and collision filter.
 SHARED_FIELDS = frozenset({

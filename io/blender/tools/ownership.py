@@ -14,8 +14,12 @@ import bpy
 
 from .editable import editable_problem
 
-MADE_BY = "gltf_physics_made_by"
-MADE_FOR = "gltf_physics_made_for"
+#: Every tag a tool or the preview stores starts so (and no user setting does: the
+#: settings group is "gltf_physics"). The export leaves them out of node extras, and the
+#: import drops them from a file's extras: a file cannot claim a user's object as ours.
+TAG_PREFIX = "gltf_physics_"
+MADE_BY = TAG_PREFIX + "made_by"
+MADE_FOR = TAG_PREFIX + "made_for"
 #: The tools that make objects (the tag's values).
 HULL_PROXY = "hull_proxy"  # Generate Convex Hull's collision-only proxy child
 CONVEX_PART = "convex_part"  # a Convex Decomposition part
