@@ -7,6 +7,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ...mesh_data import MAX_ACCESSOR_COUNT
 from .. import gltf_compat
 
 
@@ -45,18 +46,36 @@ def gltf_mesh_from_object(
     return gltf_compat.new_position_mesh(name, *data)
 
 
+def read_collision_mesh(gltf: Any, mesh_index: int, name: str
+                        ) -> tuple[bpy.types.Mesh | None, str]:
+    """`blender_mesh_from_gltf`, for a file being imported: (the mesh, "") or (None, why it
+    could not be read). A mesh only a shape uses was never read by the importer: anything
+    in it may be wrong, and nothing it merely claims is allocated."""
+    try:
+        mesh = blender_mesh_from_gltf(gltf, mesh_index, name)
+    except Exception as exc:  # a bad accessor, buffer or index: the add-on's reader raises
+        return None, str(exc) or type(exc).__name__
+    return mesh, "" if mesh is not None else "it has no triangles"
+
+
 def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str) -> bpy.types.Mesh | None:
-    """A Blender mesh from every triangle primitive of a glTF mesh (positions only)."""
+    """A Blender mesh from every triangle primitive of a glTF mesh (positions only); raises
+    ValueError when its accessors claim more than `MAX_ACCESSOR_COUNT` elements."""
     meshes = gltf.data.meshes or []
     if not 0 <= mesh_index < len(meshes):
         return None
+    primitives = [p for p in meshes[mesh_index].primitives or []
+                  if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)]
+    claimed = sum(_count(gltf, index) for p in primitives
+                  for index in (p.attributes["POSITION"], p.indices) if index is not None)
+    if claimed > MAX_ACCESSOR_COUNT:
+        raise ValueError(f"its accessors claim {claimed:,} elements, more than the "
+                         f"{MAX_ACCESSOR_COUNT:,} read at most")
     points: list[np.ndarray] = []
     faces: list[np.ndarray] = []
     offset = 0
-    for primitive in meshes[mesh_index].primitives or []:
-        position = (primitive.attributes or {}).get("POSITION")
-        if position is None or primitive.mode not in (None, 4):
-            continue
+    for primitive in primitives:
+        position = primitive.attributes["POSITION"]
         xyz = gltf_compat.read_accessor(gltf, position).reshape(-1, 3).astype(np.float64)
         if primitive.indices is None:
             tris = np.arange(len(xyz), dtype=np.int64)
@@ -74,3 +93,15 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str) -> bpy.types.M
     mesh.from_pydata(np.concatenate(points).tolist(), [], np.concatenate(faces).tolist())
     mesh.update()
     return mesh
+
+
+def _count(gltf: Any, accessor_index: Any) -> int:
+    """An accessor's element count, as the file states it (ValueError when it is none)."""
+    accessors = gltf.data.accessors or []
+    if isinstance(accessor_index, bool) or not isinstance(accessor_index, int) \
+            or not 0 <= accessor_index < len(accessors):
+        raise ValueError(f"accessor {accessor_index!r} does not exist")
+    count = accessors[accessor_index].count
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"accessor {accessor_index} has no valid count ({count!r})")
+    return count

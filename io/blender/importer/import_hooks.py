@@ -29,7 +29,7 @@ from ...model import Joint, PhysicsScene
 from ...structure import static_partner
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import blender_mesh_from_gltf
+from ..bridge.collision_mesh import read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
@@ -130,16 +130,16 @@ class PhysicsImportExtension:
             return
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
         writer = PropertyWriter(scene, self.report, objects_untouched=not _restores_settings(gltf))
-        proxies: dict[int, bpy.types.Mesh | None] = {}
+        proxies: dict[int, tuple[bpy.types.Mesh | None, str]] = {}
 
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
             if mesh_index not in proxies:
-                proxies[mesh_index] = blender_mesh_from_gltf(
-                    gltf, mesh_index, f"{owner.name}.collision"
-                )
-            mesh = proxies[mesh_index]
+                proxies[mesh_index] = read_collision_mesh(
+                    gltf, mesh_index, f"{owner.name}.collision")
+            mesh, why = proxies[mesh_index]
             if mesh is None:
-                self.report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
+                self.report.warn("proxy-mesh", owner.name,
+                                 f"mesh {mesh_index} is unreadable ({why}): the shape has no mesh")
                 return None
             return _collision_child(owner, f"{owner.name}.collision", mesh, IMPORT_PROXY)
 
@@ -362,9 +362,9 @@ def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, r
                           ) -> bpy.types.Object | None:
     """A collision-only child holding mesh `mesh_index`, the convex or triangle-mesh shape
     the owner's shaped gravity pulls towards (tagged as the importer's)."""
-    mesh = blender_mesh_from_gltf(gltf, mesh_index, f"{owner.name}.gravity_shape")
+    mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.gravity_shape")
     if mesh is None:
-        report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable")
+        report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable ({why})")
         return None
     return _collision_child(owner, f"{owner.name}.gravity_shape", mesh, IMPORT_GRAVITY_SHAPE)
 
