@@ -80,3 +80,50 @@ def test_a_shape_mesh_nobody_reads_is_checked_before_it_is_read(clean_scene, tmp
     assert body.gltf_physics.motion_type == "DYNAMIC"
     assert body.gltf_physics.shape_type == "CONVEX" and body.gltf_physics.mesh_object is None
     assert geo.gltf_physics.shape_type == "BOX" and len(geo.data.vertices) == 4
+
+
+def v1_joint_file(joint_on: str) -> dict:
+    """Two dynamic bodies A and B and an OMI_physics_joint v1 (nodeA/nodeB world frames) on
+    A itself ("A") or on a node J above A ("parent")."""
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    body = {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 1}}}
+    joint = {"OMI_physics_joint": {"constraints": [0], "nodeA": 0, "nodeB": 1}}
+    gltf["nodes"] = [
+        {"name": "A", "mesh": 0, "translation": [5, 0, 0], "extensions": copy.deepcopy(body)},
+        {"name": "B", "mesh": 0, "translation": [0, 0, 7], "extensions": copy.deepcopy(body)},
+    ]
+    if joint_on == "A":
+        gltf["nodes"][0]["extensions"].update(joint)
+        gltf["scenes"][0]["nodes"] = [0, 1]
+    else:
+        gltf["nodes"].append({"name": "J", "translation": [0, 3, 0], "children": [0],
+                              "extensions": joint})
+        gltf["scenes"][0]["nodes"] = [2, 1]
+    gltf["extensionsUsed"].append("OMI_physics_joint")
+    gltf["extensions"]["OMI_physics_joint"] = {"constraints": [
+        {"linearAxes": [0, 1, 2], "angularAxes": [0, 1, 2]}]}
+    return gltf
+
+
+@pytest.mark.parametrize("joint_on", ["A", "parent"])
+def test_a_v1_joint_on_body_a_or_above_it_moves_nothing(clean_scene, tmp_path, caplog,
+                                                        joint_on):
+    """A v1 joint's node is body A itself, or A's parent: nothing can move under A (one
+    raised, the other moved both), so the joint goes on A or on a new frame under A."""
+    path = tmp_path / "v1.gltf"
+    path.write_text(json.dumps(v1_joint_file(joint_on)))
+    said = import_logged(path, caplog)
+    assert not [line for line in said if "[import-failed]" in line], said
+    a, b = bpy.data.objects["A"], bpy.data.objects["B"]
+    bpy.context.view_layer.update()
+    expected_a = (5.0, 0.0, 3.0) if joint_on == "parent" else (5.0, 0.0, 0.0)
+    assert tuple(a.matrix_world.translation) == pytest.approx(expected_a)
+    assert tuple(b.matrix_world.translation) == pytest.approx((0.0, -7.0, 0.0))
+    holders = [o for o in bpy.data.objects if o.gltf_physics.joint_type != "NONE"]
+    assert len(holders) == 1 and holders[0].gltf_physics.joint_connected_body == b
+    holder = holders[0]
+    assert holder == a or holder.parent == a
+    if joint_on == "parent":
+        j = bpy.data.objects["J"]
+        assert tuple(j.matrix_world.translation) == pytest.approx((0.0, 0.0, 3.0))
+        assert tuple(holder.matrix_world.translation) == pytest.approx((0.0, 0.0, 3.0))

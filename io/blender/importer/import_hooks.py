@@ -130,6 +130,20 @@ class PhysicsImportExtension:
             return
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
         writer = PropertyWriter(scene, self.report, objects_untouched=not _restores_settings(gltf))
+        self._apply_nodes(gltf, writer)
+        self._mark_compound_members(gltf)
+        if any(p.joint and p.joint.legacy_bodies for p in self.physics.nodes.values()):
+            bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
+        for index, physics in self.physics.nodes.items():
+            if physics.joint is not None:
+                try:
+                    self._apply_joint(gltf, index, physics.joint)
+                except Exception as exc:
+                    self._node_failed(index, exc)
+        self._apply_vehicles(gltf, writer)
+
+    def _apply_nodes(self, gltf: Any, writer: PropertyWriter) -> None:
+        """Bodies, shapes and triggers onto the nodes' objects."""
         proxies: dict[int, tuple[bpy.types.Mesh | None, str]] = {}
 
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
@@ -152,16 +166,14 @@ class PhysicsImportExtension:
             # A bone's (or armature's) mesh went to a child object: the node's own mesh is
             # not on `obj`, so a collider naming it needs a proxy.
             own_mesh = nodes.mesh(index) if obj.type == "MESH" else None
-            writer.apply(
-                obj, physics, own_mesh, make_proxy,
-                lambda owner, name: _child(owner, name, None),
-            )
-        self._mark_compound_members(gltf)
-        if any(p.joint and p.joint.legacy_bodies for p in self.physics.nodes.values()):
-            bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
-        for index, physics in self.physics.nodes.items():
-            if physics.joint is not None:
-                self._apply_joint(gltf, index, physics.joint)
+            try:
+                writer.apply(obj, physics, own_mesh, make_proxy,
+                             lambda owner, name: _child(owner, name, None))
+            except Exception as exc:  # one node's problem never costs the others theirs
+                self._node_failed(index, exc)
+
+    def _apply_vehicles(self, gltf: Any, writer: PropertyWriter) -> None:
+        """Vehicle bodies, wheels, thrusters and seats (seats first: a body names its seat)."""
         seats_first = sorted(self.vehicles.nodes.items(), key=lambda item: item[1].seat is None)
         for index, parts in seats_first:
             obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
@@ -170,7 +182,16 @@ class PhysicsImportExtension:
                 continue
             seat = parts.vehicle_body.pilot_seat if parts.vehicle_body else None
             seat_object = None if seat is None else _object_of(gltf, seat)
-            write_vehicle_node(obj, parts, seat_object, writer)
+            try:
+                write_vehicle_node(obj, parts, seat_object, writer)
+            except Exception as exc:
+                self._node_failed(index, exc)
+
+    def _node_failed(self, index: int, exc: Exception) -> None:
+        """Said once, without a traceback (kept in the debug log): the node's physics, or
+        part of it, is skipped."""
+        LOG.debug("applying the physics of node %d failed", index, exc_info=True)
+        self.report.warn("import-failed", f"/nodes/{index}", f"physics skipped: {exc}")
 
     def _apply_gravity(self, gltf: Any, blender_scene: Any) -> None:
         """The world gravity onto the scene, each volume onto its node's object."""
@@ -199,8 +220,9 @@ class PhysicsImportExtension:
             if body_a is None or body_b is None:
                 self.report.warn("joint-skipped", where, "v1 joint bodies have no objects")
                 return
-            if obj.parent != body_a:  # v1 frames are world frames (digest §4.5)
-                reparent_keep_world(obj, body_a)
+            # v1 frames are world frames (digest §4.5): the joint goes under body A
+            obj = _v1_joint_frame(obj, body_a, self.report, where)
+            props = obj.gltf_physics
             props.joint_connected_body = body_b
             props.joint_attachment = None
         else:
@@ -342,6 +364,25 @@ def _bone_stand_in(gltf: Any, index: int, report: Report) -> bpy.types.Object | 
     empty.rotation_quaternion = Quaternion() if before is None else before.conjugated()
     report.info("bone-physics", f"/nodes/{index}", f"physics of bone {bone_name} on an Empty")
     return empty
+
+
+def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Report,
+                    where: str) -> bpy.types.Object:
+    """The object to carry a v1 joint whose node is `obj`: `obj` itself when body A is (or is
+    above) it, or when it is a plain leaf Empty that can move under body A, kept in place;
+    else a new Empty under body A at `obj`'s frame (`obj` is body A's ancestor, or holds more
+    than the joint), as the converter makes."""
+    if body_of(obj) == body_a:
+        return obj
+    if obj.type == "EMPTY" and not obj.children and body_of(obj) is None:
+        reparent_keep_world(obj, body_a)
+        return obj
+    frame = _child(body_a, f"{obj.name}.joint", None)
+    frame.matrix_basis = body_a.matrix_world.inverted_safe() @ obj.matrix_world
+    frame.empty_display_type = "ARROWS"
+    report.info("joint-frame-node", where,
+                f"the v1 joint node holds more than a joint: its joint is on {frame.name}")
+    return frame
 
 
 def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
