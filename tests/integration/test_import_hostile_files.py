@@ -127,3 +127,38 @@ def test_a_v1_joint_on_body_a_or_above_it_moves_nothing(clean_scene, tmp_path, c
         j = bpy.data.objects["J"]
         assert tuple(j.matrix_world.translation) == pytest.approx((0.0, 0.0, 3.0))
         assert tuple(holder.matrix_world.translation) == pytest.approx((0.0, 0.0, 3.0))
+
+
+def gravity_file(priority: int) -> dict:
+    """Two gravity volumes (sphere triggers): Body's with `priority`, then G2's."""
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    trigger = {"OMI_physics_body": {"trigger": {"shape": 1}}}
+    gltf["nodes"] = [
+        {"name": "Body", "extensions": {**copy.deepcopy(trigger), "OMI_physics_gravity": {
+            "type": "directional", "gravity": 3.5, "priority": priority,
+            "directional": {"direction": [1, 0, 0]}}}},
+        {"name": "G2", "translation": [0, 0, 4], "extensions": {
+            **copy.deepcopy(trigger),
+            "OMI_physics_gravity": {"type": "point", "gravity": 2.5, "point": {}}}},
+    ]
+    gltf["scenes"][0]["nodes"] = [0, 1]
+    gltf["extensionsUsed"].append("OMI_physics_gravity")
+    return gltf
+
+
+@pytest.mark.parametrize("priority, kept", [(3_000_000_000, 2**31 - 1), (-2**40, -2**31),
+                                            (7, 7)])
+def test_a_gravity_priority_beyond_what_blender_stores_is_clamped(clean_scene, tmp_path,
+                                                                  caplog, priority, kept):
+    """The schema's priority is any integer; Blender stores 32 bits: clamped and said (it
+    raised and dropped the next volume's gravity)."""
+    path = tmp_path / "priority.gltf"
+    path.write_text(json.dumps(gravity_file(priority)))
+    said = import_logged(path, caplog)
+    assert not [line for line in said if "[import-failed]" in line], said
+    body, g2 = bpy.data.objects["Body"], bpy.data.objects["G2"]
+    assert body.gltf_physics.gravity_type == "DIRECTIONAL"
+    assert body.gltf_physics.gravity_priority == kept
+    assert g2.gltf_physics.gravity_type == "POINT"
+    clamped = [line for line in said if "[gravity-priority-clamped]" in line]
+    assert len(clamped) == (priority != kept), said

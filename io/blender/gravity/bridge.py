@@ -15,7 +15,7 @@ from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
 from ...model import Shape
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.field_props import to_blender, to_model
-from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES
+from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES, STORED_PRIORITY
 
 #: Shaped gravity's shape item → model kind, and back.
 SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder",
@@ -135,8 +135,15 @@ def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, repor
     triangle-mesh shape gets the mesh object `make_shape_object` makes from the file's mesh."""
     props = obj.gltf_physics
     props.gravity_type = GRAVITY_ITEM[volume.kind]
+    low, high = STORED_PRIORITY
     for row in GRAVITY:
-        setattr(props, row.prop, _stored(row, getattr(volume, row.attr), yup))
+        value = _stored(row, getattr(volume, row.attr), yup)
+        if row.attr == "priority" and not low <= value <= high:
+            value = max(low, min(high, value))
+            report.warn("gravity-priority-clamped", str(where),
+                        f"priority {volume.priority} is beyond the {low}..{high} Blender "
+                        f"stores: {value} kept (the volumes' order may change)")
+        setattr(props, row.prop, value)
     if volume.kind == "line":
         props.gravity_line_source = "POINTS"
         props.gravity_line_points.clear()

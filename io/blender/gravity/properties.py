@@ -73,13 +73,18 @@ class GltfPhysicsGravityPoint(bpy.types.PropertyGroup):
     )
 
 
+#: The priorities Blender stores (a 32-bit integer property); a file's may be larger.
+STORED_PRIORITY = (-2**31, 2**31 - 1)
+
+
 def _row_annotations(rows: Any) -> dict[str, Any]:
     """The rows' properties; the priority is an integer."""
     out = annotations(rows)
     for row in rows:
         if row.attr == "priority":
             out[row.prop] = IntProperty(name=row.label, description=row.tooltip,
-                                        default=row.default)
+                                        default=row.default, min=STORED_PRIORITY[0],
+                                        max=STORED_PRIORITY[1])
     return out
 
 

@@ -203,9 +203,12 @@ class PhysicsImportExtension:
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
                 continue
-            write_gravity(obj, volume, f"/nodes/{index}", self.report,
-                          make_shape_object=lambda owner, mesh: _gravity_shape_object(
-                              gltf, owner, mesh, self.report))
+            try:
+                write_gravity(obj, volume, f"/nodes/{index}", self.report,
+                              make_shape_object=lambda owner, mesh: _gravity_shape_object(
+                                  gltf, owner, mesh, self.report))
+            except Exception as exc:
+                self._node_failed(index, exc)
 
     def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
         """Make the node's object a joint connected to the right body (or frame)."""
