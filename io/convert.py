@@ -29,6 +29,7 @@ the result back in io/convert_output.py, reading and writing files in io/asset_f
 from __future__ import annotations
 
 import copy
+import math
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import replace
@@ -123,6 +124,13 @@ def _resolve_centres(work: Work, target: Target, meshes: MeshData) -> None:
         except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
             work.report.warn("mesh-unreadable", f"/nodes/{index}",
                              f"a collider mesh cannot be read ({exc}): centre of mass not computed")
+            continue
+        except ArithmeticError:  # colliders too large for a float's volume
+            centre = (math.inf,)
+        if centre is not None and not all(math.isfinite(c) for c in centre):
+            work.report.warn("mass-not-computed", f"/nodes/{index}",
+                             "the colliders are too large for their volume to be computed: "
+                             "the centre of mass is written as the file states it")
             continue
         if centre != motion.center_of_mass:
             work.scene.nodes[index] = replace(physics, motion=replace(motion,

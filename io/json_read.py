@@ -37,7 +37,9 @@ def json_key(value: Json) -> bytes:
     return marshal.dumps(value, 2)
 
 
-def _is_number(value: Json) -> bool:
+def is_finite_number(value: Json) -> bool:
+    """A JSON number (not a boolean) that is finite, as a float too (a 400-digit integer is
+    not: no float holds it)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     try:
@@ -80,7 +82,7 @@ class JsonReader:
         if key not in obj:
             return None
         value = obj[key]
-        if not _is_number(value):
+        if not is_finite_number(value):
             self.bad(f"{where}/{key}", f"expected a finite number, got {value!r}", "not-a-number")
             return None
         if (positive and value <= 0) or (minimum is not None and value < minimum):
@@ -107,7 +109,7 @@ class JsonReader:
         value = obj[key]
         if (
             not isinstance(value, Sequence) or isinstance(value, str) or len(value) != length
-            or not all(_is_number(v) for v in value)
+            or not all(is_finite_number(v) for v in value)
         ):
             self.bad(f"{where}/{key}", f"expected {length} finite numbers, got {value!r}")
             return None

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from .json_read import as_dict, as_list, is_index
+from .json_read import as_dict, as_list, is_finite_number, is_index
 
 TRS_KEYS: Final = ("matrix", "translation", "rotation", "scale")
 NEAR_ZERO: Final = 1e-12
@@ -143,7 +143,7 @@ def _remove_item(owner: dict[str, Any], key: str, item: int) -> None:
 def _numbers(value: Any, count: int) -> list[float] | None:
     if not isinstance(value, list) or len(value) != count:
         return None
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+    if not all(is_finite_number(v) for v in value):
         return None
     return [float(v) for v in value]
 

@@ -17,10 +17,10 @@ from .. import rules
 from ..codecs.common import KHR_DEFAULTS, OMI_DEFAULTS, ShapeDefaults
 from ..diagnostics import Report
 from ..hull import hull_triangles, hull_volume
-from ..json_read import Json, as_dict, as_list, is_index
+from ..json_read import Json, as_dict, as_list, is_finite_number, is_index
 from ..mesh_data import MeshData
 from .facts import Facts, node_pointer
-from .schema import is_number, pointer
+from .schema import pointer
 
 ANALYTIC: Final = ("box", "sphere", "capsule", "cylinder")
 LEGACY_FULL_HEIGHT: Final = 2.0  # an OMI capsule's or cylinder's full height before 2025
@@ -122,7 +122,7 @@ def _round_sizes(kind: str, sub: Mapping[str, Json], d: ShapeDefaults,
 
 
 def _finite(value: Json) -> bool:
-    return is_number(value) and math.isfinite(value)
+    return is_finite_number(value)
 
 
 def _number(obj: Mapping[str, Json], key: str, default: float) -> float | None:

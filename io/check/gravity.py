@@ -10,10 +10,10 @@ from typing import Final
 
 from .. import rules
 from ..diagnostics import Report
-from ..json_read import as_dict, as_list, is_index
+from ..json_read import as_dict, as_list, is_finite_number, is_index
 from ..model import NodePhysics
 from .facts import Facts, node_pointer
-from .schema import is_number, pointer
+from .schema import pointer
 
 EXT: Final = "OMI_physics_gravity"
 SHAPE_EXT: Final = "OMI_physics_shape"
@@ -88,7 +88,7 @@ def _shaped(facts: Facts, part: object, where: str, report: Report) -> None:
 
 
 def _direction(value: object, where: str, report: Report) -> None:
-    if isinstance(value, list) and len(value) == 3 and all(is_number(v) for v in value):
+    if isinstance(value, list) and len(value) == 3 and all(is_finite_number(v) for v in value):
         length = rules.direction_length(value)  # type: ignore[arg-type]
         if length is not None:
             _add(report, rules.GRAVITY_DIRECTION, where, length=length)

@@ -18,7 +18,7 @@ from ..diagnostics import Report
 from ..document import DocumentView
 from ..field_table import GRAVITY, WORLD_GRAVITY
 from ..gravity import GRAVITY_KINDS, KIND_PARAMS, SHAPED_KINDS, Gravity, GravityScene, WorldGravity
-from ..json_read import Json, JsonReader
+from ..json_read import Json, JsonReader, is_finite_number
 from ..model import MESH_SHAPES, Shape
 from ..numbers import canon
 from .common import Encoded, Pool, ResolveRef, encode_analytic
@@ -170,10 +170,7 @@ def _decode_points(
 ) -> tuple[tuple[float, float, float], ...]:
     value = sub.get("points", [])
     numbers = value if isinstance(value, list) and len(value) <= MAX_POINTS else None
-    if numbers is None or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-        for v in numbers
-    ):
+    if numbers is None or not all(is_finite_number(v) for v in numbers):
         read.bad(f"{where}/points", "expected an array of finite numbers; no points read",
                  rules.GRAVITY_LINE_POINTS.code)
         return ()

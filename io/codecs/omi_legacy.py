@@ -135,8 +135,12 @@ def _inertia(obj: Mapping[str, Json], where: str, read: JsonReader) -> tuple[Vec
     if values is None or not any(values):
         return None, IDENTITY
     tensor = np.array(values, dtype=float).reshape(3, 3)
-    tensor = (tensor + tensor.T) / 2
+    tensor = tensor / 2 + tensor.T / 2  # (halved first: a sum of two huge values overflows)
     moments, axes = np.linalg.eigh(tensor)
+    if not (np.all(np.isfinite(moments)) and np.all(np.isfinite(axes))):
+        read.bad(f"{where}/inertiaTensor", "inertia tensor too large to diagonalise; "
+                 "computed instead")
+        return None, IDENTITY
     if np.any(moments <= 0):
         read.bad(f"{where}/inertiaTensor", "inertia tensor is not positive; computed instead")
         return None, IDENTITY
