@@ -31,14 +31,22 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
             return {"CANCELLED"}
         wm = context.window_manager
         wm.progress_begin(0, len(targets))
-        errors = []
+        errors, flat = [], []
         try:
             for number, obj in enumerate(targets):
-                errors.append(make_hull_proxy(obj, self.max_points))
+                try:
+                    errors.append(make_hull_proxy(obj, self.max_points))
+                except ValueError as exc:  # no volume: nothing made for this one
+                    flat.append(str(exc))
                 wm.progress_update(number + 1)
         finally:
             wm.progress_end()
-        self.report({"INFO"}, f"{len(targets)} hull(s); largest volume loss "
+        if flat:
+            more = f" ({len(flat) - 1} more likewise)" if len(flat) > 1 else ""
+            self.report({"WARNING"} if errors else {"ERROR"}, flat[0] + more)
+        if not errors:
+            return {"CANCELLED"}
+        self.report({"INFO"}, f"{len(errors)} hull(s); largest volume loss "
                     f"{max(errors) * 100:.2f} %")
         return {"FINISHED"}
 

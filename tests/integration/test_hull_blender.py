@@ -199,3 +199,22 @@ def test_hull_triangles_of_coplanar_grids_hold_the_box():
     solid = _solid(hull.hull_triangles(grid))
     assert solid.volume == pytest.approx(48.0)
     assert np.allclose(solid.centroid, (0.5, 0.0, 0.0), atol=1e-9)
+
+
+def test_generate_convex_hull_makes_nothing_for_a_mesh_without_volume(clean_scene):
+    """A flat mesh has no hull: the operator says so and makes no proxy (it reported a hull
+    and made a flat one). With a solid object selected too, that one gets its hull."""
+    flat = points_object("Flat", [(x, y, 0) for x in range(3) for y in range(3)])
+    for other in bpy.context.view_layer.objects:
+        other.select_set(other == flat)
+    bpy.context.view_layer.objects.active = flat
+    before = {o.name for o in bpy.data.objects}, {m.name for m in bpy.data.meshes}
+    with pytest.raises(RuntimeError, match="Flat's mesh has no volume"):
+        bpy.ops.gltf_physics.simplify_hull()
+    assert ({o.name for o in bpy.data.objects}, {m.name for m in bpy.data.meshes}) == before
+    assert flat.gltf_physics.shape_type == "NONE"
+    solid = points_object("Solid", [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)])
+    solid.select_set(True)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    assert solid.gltf_physics.shape_type == "CONVEX" and solid.gltf_physics.mesh_object
+    assert flat.gltf_physics.shape_type == "NONE"

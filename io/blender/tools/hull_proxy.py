@@ -13,11 +13,15 @@ HULL_SUFFIX = ".hull"
 
 def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS) -> float:
     """Give `obj` a Convex Hull shape using a simplified hull proxy; returns the volume error.
+    Raises ValueError (nothing made) when the mesh has no volume.
 
     The proxy this tool made for `obj` earlier gets the new hull; any other object the shape
     used (a user's low-poly child…) is left as it is and a new proxy is made."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
     result = simplify_object_hull(obj, depsgraph, max_points)
+    if result.degenerate or result.volume_before <= 0.0:
+        raise ValueError(f"{obj.name}'s mesh has no volume (its points lie on a plane, a line "
+                         "or a point): a convex hull needs some; nothing was made")
     props = obj.gltf_physics
     proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
         and editable_problem(props.mesh_object) is None else None  # (else its library's)
