@@ -46,3 +46,26 @@ def test_export_problems_are_printed_once(clean_scene, tmp_path, capfd):
     lines = printed(capfd)
     said = [line for line in lines if "Lost: no collision mesh; shape skipped" in line]
     assert len(said) == 1 and said[0].endswith("[shape-mesh-missing]"), lines
+
+
+def test_a_problem_of_the_last_import_hook_is_said_too(clean_scene, tmp_path, capfd,
+                                                      monkeypatch):
+    """The log is written after the last hook: a problem found there is said once (it was
+    found after the log and never said)."""
+    import importlib
+
+    from tests.integration.conftest import MODULE
+
+    hooks = importlib.import_module(f"{MODULE}.io.blender.importer.import_hooks")
+
+    def fail(self, gltf):
+        raise RuntimeError("stand-in failure")
+
+    monkeypatch.setattr(hooks.PhysicsImportExtension, "_remove_geometry_orphans", fail)
+    path = tmp_path / "bad.gltf"
+    path.write_text(json.dumps(BAD))
+    capfd.readouterr()
+    bpy.ops.import_scene.gltf(filepath=str(path))
+    lines = printed(capfd)
+    said = [line for line in lines if "orphan geometry nodes kept: stand-in failure" in line]
+    assert len(said) == 1, lines

@@ -123,7 +123,6 @@ class PhysicsImportExtension:
         except Exception as exc:
             LOG.exception("applying physics failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
-        self._log(gltf)
 
     def _apply(self, gltf: Any, blender_scene: Any) -> None:
         if self.view is None or not (self.physics.nodes or self.vehicles.nodes):
@@ -247,13 +246,15 @@ class PhysicsImportExtension:
     def gather_import_scene_after_animation_hook(
         self, gltf_scene: Any, blender_scene: Any, gltf: Any
     ) -> None:
-        """Remove the objects made for KHR geometry.node orphans (after animations exist)."""
+        """Remove the objects made for KHR geometry.node orphans (after animations exist);
+        then log every problem of the import, once."""
         try:
             if self.view is not None and self.physics.nodes:
                 self._remove_geometry_orphans(gltf)
         except Exception as exc:  # never abort the import
             LOG.exception("removing geometry nodes failed")
             self.report.warn("import-failed", "", f"orphan geometry nodes kept: {exc}")
+        self._log(gltf)  # (the last hook: every problem of the import is known)
 
     def _remove_geometry_orphans(self, gltf: Any) -> None:
         """Delete objects the importer made for KHR `geometry.node` targets outside every scene.
