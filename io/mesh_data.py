@@ -88,6 +88,9 @@ class MeshData:
                 if primitive.get("mode", 4) == 4:
                     order = (self.accessor(primitive["indices"]).astype(int).ravel()
                              if "indices" in primitive else np.arange(len(positions)))
+                    if len(order) and (order.min() < 0 or order.max() >= len(positions)):
+                        raise ValueError(f"mesh {index}'s indices are not all within its "
+                                         f"{len(positions):,} vertices: not read")
                     triangles.append(positions[order[: len(order) // 3 * 3].reshape(-1, 3)])
             self.meshes[index] = (np.concatenate(points), np.concatenate(triangles))
         return self.meshes[index]

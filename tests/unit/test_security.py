@@ -413,3 +413,32 @@ def test_mesh_data_caps_each_accessor_each_mesh_and_the_whole_document() -> None
     assert all(len(points) == half for points, _triangles in read)
     with pytest.raises(ValueError, match="from all meshes together"):
         data.mesh(3 + len(read))
+
+
+@pytest.mark.parametrize("indices, component", [([0, 1, -1], 5122), ([0, 1, 9], 5125)],
+                         ids=["negative", "past-the-end"])
+def test_mesh_data_refuses_indices_outside_the_vertices(indices: list[int],
+                                                        component: int) -> None:
+    """Signed or too large indices (glTF's are unsigned, below the vertex count): refused,
+    not wrapped around to other vertices."""
+    import base64
+    import struct
+
+    from gltf_physics.io.mesh_data import MeshData
+
+    points = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+    code = "<3h" if component == 5122 else "<3I"
+    index_bytes = struct.pack(code, *indices)
+    payload = points + index_bytes
+    gltf = {
+        "buffers": [{"byteLength": len(payload), "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(payload).decode()}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36},
+                        {"buffer": 0, "byteOffset": 36, "byteLength": len(index_bytes)}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "type": "VEC3", "count": 3},
+                      {"bufferView": 1, "componentType": component, "type": "SCALAR",
+                       "count": 3}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+    }
+    with pytest.raises(ValueError, match="indices are not all within its 3 vertices"):
+        MeshData(gltf, None, None).mesh(0)
