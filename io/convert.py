@@ -125,7 +125,7 @@ def _resolve_centres(work: Work, target: Target, meshes: MeshData) -> None:
             work.report.warn("mesh-unreadable", f"/nodes/{index}",
                              f"a collider mesh cannot be read ({exc}): centre of mass not computed")
             continue
-        except ArithmeticError:  # colliders too large for a float's volume
+        except (OverflowError, FloatingPointError):  # colliders too large for a volume
             centre = (math.inf,)
         if centre is not None and not all(math.isfinite(c) for c in centre):
             work.report.warn("mass-not-computed", f"/nodes/{index}",

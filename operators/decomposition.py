@@ -7,7 +7,7 @@ from ..io.blender.tools.decomposition import (
     DecompositionRun,
     object_by_uid,
     read_source,
-    replaced_by_a_run,
+    replace_problem,
     targets,
 )
 from ..io.blender.tools.editable import poll_refusal, refuse
@@ -113,7 +113,11 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
                         "Check Physics again" if self.target_uid
                         else "No object to decompose: select a mesh object")
             return {"CANCELLED"}
-        if refuse(self, chosen + [old for obj in chosen for old in replaced_by_a_run(obj)]):
+        if refuse(self, chosen):
+            return {"CANCELLED"}
+        kept = next(filter(None, map(replace_problem, chosen)), None)
+        if kept is not None:
+            self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
         run = DecompositionRun.prepare(chosen, self.settings(), context.evaluated_depsgraph_get())
         if self.start_modal and _interactive(context) and run.sources:

@@ -341,6 +341,27 @@ def test_flattened_hierarchy_joints_connect_in_their_own_instance(clean_scene, t
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+def test_flattened_hierarchy_with_a_parent_left_out_still_tells_instances_apart(
+        clean_scene, tmp_path, fmt):
+    """A kit's frame and door hang from a lamp the export leaves out (lights off): the
+    exporter moves them up to the instance before it flattens, and so does the index."""
+    kit = door_kit()
+    lamp = bpy.data.objects.new("Lamp", bpy.data.lights.new("Lamp", "POINT"))
+    kit.objects.link(lamp)
+    for name in ("DoorFrame", "Door"):
+        bpy.data.objects[name].parent = lamp
+    for i, x in enumerate((0, 10)):
+        instancer(f"Door.{i}", kit, (x, 0, 0), rotation_z=0.5 * i)
+    gltf = export_checked(tmp_path / "flat.gltf", fmt, export_hierarchy_flatten_objs=True,
+                          export_lights=False)
+    frames = indices(gltf, "DoorFrame")
+    assert len(frames) == 2 and not indices(gltf, "Lamp")
+    connected_to = {parents_of(gltf)[payload["connectedNode"]]
+                    for _frame, payload in joint_sites(gltf, fmt, "DoorHinge")}
+    assert connected_to == set(frames), "a hinge connected to the other instance's frame"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_flattened_hierarchy_writes_no_trigger_member_outside_its_trigger(clean_scene,
                                                                          tmp_path, fmt):
     """Flattened, a compound trigger's members are no longer under it: the file lists none

@@ -933,7 +933,7 @@ def test_removing_the_preview_leaves_what_a_library_saved_with_its_preview(clean
                                                                            tmp_path):
     """A library saved while its preview was on: its linked bodies carry the preview's tags
     and rigid bodies. Removing the preview here changes none of them (it raised before) and
-    still removes this file's own preview."""
+    says which it left."""
     crate = h.set_physics(h.mesh_object("LibCrate", location=(0, 0, 2)),
                           motion_type="DYNAMIC", shape_type="BOX")
     ground = h.set_physics(h.mesh_object("LibGround", location=(0, 0, -1)),
@@ -947,8 +947,6 @@ def test_removing_the_preview_leaves_what_a_library_saved_with_its_preview(clean
         dst.objects = ["LibCrate", "LibGround"]
     for obj in dst.objects:
         bpy.context.scene.collection.objects.link(obj)
-    local = h.set_physics(h.mesh_object("Local", location=(3, 0, 2)), motion_type="DYNAMIC",
-                          shape_type="BOX")
     bpy.context.view_layer.update()
     linked_before = {k: v for k, v in state()["objects"].items() if k[1] is not None}
     assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
@@ -956,7 +954,6 @@ def test_removing_the_preview_leaves_what_a_library_saved_with_its_preview(clean
     kept = importlib.import_module(f"{MODULE}.io.blender.preview.native_rigid_body")
     assert [o.name for o in kept.kept_by_library(bpy.context.scene)] == ["LibCrate",
                                                                           "LibGround"]
-    assert local.rigid_body is None
 
 
 def test_copying_onto_an_override_whose_library_filled_a_list_refuses(clean_scene, tmp_path):
@@ -1017,9 +1014,9 @@ def _overridden_kit_with_tool_helpers(folder):
 
 def test_tools_never_delete_or_rewrite_helpers_an_override_cannot_change(clean_scene, tmp_path,
                                                                          ownership):
-    """The tools made these helpers, but in the library: here they are locked overrides.
-    Decomposing again refuses (deleting them would not last: they come back when the file is
-    opened); a new hull goes to a new proxy of this file's own."""
+    """The tools made these helpers, but in the library: here they are overrides. Decomposing
+    again refuses, locked or editable (deleting them would not last: they come back when the
+    file is opened); a new hull goes to a new proxy of this file's own."""
     pytest.importorskip("coacd", reason="coacd is not installed: make setup")
     owner, owner2 = _overridden_kit_with_tool_helpers(tmp_path)
     parts = [c for c in owner.children if ownership.made_by(c, ownership.CONVEX_PART, owner)]
@@ -1029,6 +1026,19 @@ def test_tools_never_delete_or_rewrite_helpers_an_override_cannot_change(clean_s
     message = refused(lambda: bpy.ops.gltf_physics.convex_decompose(
         max_parts=2, resolution=500, preprocess="OFF"))
     assert "is a library override that is not editable" in message and state() == before
+    # made editable, a part is still the library's: deleted, it would come back on opening
+    for part in parts:
+        part.override_library.is_system_override = False
+    before = state()
+    message = refused(lambda: bpy.ops.gltf_physics.convex_decompose(
+        max_parts=2, resolution=500, preprocess="OFF"))
+    assert "brings it back from its library" in message and state() == before
+    # the path the Check Physics Fix and scripts take refuses too, naming the object
+    bridge = importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")
+    core = importlib.import_module(f"{MODULE}.io.decomposition")
+    run = bridge.decompose_now([owner], core.Settings(max_parts=2))
+    assert run.errors and run.errors[0].startswith("Owner was left as it was")
+    assert state() == before
     old_proxy = owner2.gltf_physics.mesh_object
     old_mesh = old_proxy.data
     select(owner2)

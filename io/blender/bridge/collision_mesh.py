@@ -7,7 +7,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ...mesh_data import MAX_ACCESSOR_COUNT
+from ...mesh_data import MAX_ACCESSOR_COUNT, MAX_DOCUMENT_COUNT
 from .. import gltf_compat
 
 
@@ -46,31 +46,48 @@ def gltf_mesh_from_object(
     return gltf_compat.new_position_mesh(name, *data)
 
 
-def read_collision_mesh(gltf: Any, mesh_index: int, name: str
+class UnbackedClaims:
+    """The elements an import's accessors claim without bytes behind them (no bufferView:
+    zeros, which the glTF add-on allocates as claimed): at most `MAX_ACCESSOR_COUNT` in a
+    mesh and `MAX_DOCUMENT_COUNT` in the whole import. An accessor with a bufferView is read
+    only as far as its bytes go."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def take(self, gltf: Any, primitives: list[Any]) -> None:
+        """Count the primitives' unbacked elements; ValueError past a cap (nothing read)."""
+        claimed = sum(_unbacked(gltf, index) for p in primitives
+                      for index in (p.attributes["POSITION"], p.indices) if index is not None)
+        if claimed > MAX_ACCESSOR_COUNT or self.total + claimed > MAX_DOCUMENT_COUNT:
+            limit = MAX_ACCESSOR_COUNT if claimed > MAX_ACCESSOR_COUNT else MAX_DOCUMENT_COUNT
+            raise ValueError(f"its accessors claim {claimed:,} elements without data, past "
+                             f"the {limit:,} read at most")
+        self.total += claimed
+
+
+def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: UnbackedClaims
                         ) -> tuple[bpy.types.Mesh | None, str]:
     """`blender_mesh_from_gltf`, for a file being imported: (the mesh, "") or (None, why it
     could not be read). A mesh only a shape uses was never read by the importer: anything
     in it may be wrong, and nothing it merely claims is allocated."""
     try:
-        mesh = blender_mesh_from_gltf(gltf, mesh_index, name)
+        mesh = blender_mesh_from_gltf(gltf, mesh_index, name, claims)
     except Exception as exc:  # a bad accessor, buffer or index: the add-on's reader raises
         return None, str(exc) or type(exc).__name__
     return mesh, "" if mesh is not None else "it has no triangles"
 
 
-def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str) -> bpy.types.Mesh | None:
+def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
+                           claims: UnbackedClaims | None = None) -> bpy.types.Mesh | None:
     """A Blender mesh from every triangle primitive of a glTF mesh (positions only); raises
-    ValueError when its accessors claim more than `MAX_ACCESSOR_COUNT` elements."""
+    ValueError when its accessors claim more elements without data than `claims` allows."""
     meshes = gltf.data.meshes or []
     if not 0 <= mesh_index < len(meshes):
         return None
     primitives = [p for p in meshes[mesh_index].primitives or []
                   if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)]
-    claimed = sum(_count(gltf, index) for p in primitives
-                  for index in (p.attributes["POSITION"], p.indices) if index is not None)
-    if claimed > MAX_ACCESSOR_COUNT:
-        raise ValueError(f"its accessors claim {claimed:,} elements, more than the "
-                         f"{MAX_ACCESSOR_COUNT:,} read at most")
+    (claims or UnbackedClaims()).take(gltf, primitives)
     points: list[np.ndarray] = []
     faces: list[np.ndarray] = []
     offset = 0
@@ -95,13 +112,14 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str) -> bpy.types.M
     return mesh
 
 
-def _count(gltf: Any, accessor_index: Any) -> int:
-    """An accessor's element count, as the file states it (ValueError when it is none)."""
+def _unbacked(gltf: Any, accessor_index: Any) -> int:
+    """The elements an accessor claims with no bytes behind them (0 with a bufferView)."""
     accessors = gltf.data.accessors or []
     if isinstance(accessor_index, bool) or not isinstance(accessor_index, int) \
             or not 0 <= accessor_index < len(accessors):
         raise ValueError(f"accessor {accessor_index!r} does not exist")
-    count = accessors[accessor_index].count
+    accessor = accessors[accessor_index]
+    count = accessor.count
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"accessor {accessor_index} has no valid count ({count!r})")
-    return count
+    return 0 if accessor.buffer_view is not None else count

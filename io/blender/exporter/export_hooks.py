@@ -178,9 +178,6 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         yup = self.yup = export_settings["gltf_yup"]
-        if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
-            self.index.unflattened.update(
-                (uuid, vnode.parent_uuid) for uuid, vnode in vtree.nodes.items())
         settings_of = self._settings_of
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
@@ -200,6 +197,8 @@ class PhysicsExportExtension(JointExport):
                 self.on_bones.add(obj)
         if self.collision_only:
             self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
+        if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
+            self.index.remember_parents(vtree)
 
     def _leave_out_collision_only_mesh(
         self, hook_obj: Any, blender_object: Any, export_settings: dict

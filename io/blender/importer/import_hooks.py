@@ -29,7 +29,7 @@ from ...model import Joint, PhysicsScene
 from ...structure import static_partner
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import read_collision_mesh
+from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
@@ -95,6 +95,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         self.report = Report()
+        self.claims = UnbackedClaims()
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -102,6 +103,7 @@ class PhysicsImportExtension:
         self.physics = PhysicsScene()
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
+        self.claims = UnbackedClaims()  # collision meshes' elements without data, per import
         try:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
@@ -148,7 +150,7 @@ class PhysicsImportExtension:
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
             if mesh_index not in proxies:
                 proxies[mesh_index] = read_collision_mesh(
-                    gltf, mesh_index, f"{owner.name}.collision")
+                    gltf, mesh_index, f"{owner.name}.collision", self.claims)
             mesh, why = proxies[mesh_index]
             if mesh is None:
                 self.report.warn("proxy-mesh", owner.name,
@@ -205,7 +207,7 @@ class PhysicsImportExtension:
             try:
                 write_gravity(obj, volume, f"/nodes/{index}", self.report,
                               make_shape_object=lambda owner, mesh: _gravity_shape_object(
-                                  gltf, owner, mesh, self.report))
+                                  gltf, owner, mesh, self.report, self.claims))
             except Exception as exc:
                 self._node_failed(index, exc)
 
@@ -403,11 +405,11 @@ def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
     return partner
 
 
-def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report
-                          ) -> bpy.types.Object | None:
+def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report,
+                          claims: UnbackedClaims) -> bpy.types.Object | None:
     """A collision-only child holding mesh `mesh_index`, the convex or triangle-mesh shape
     the owner's shaped gravity pulls towards (tagged as the importer's)."""
-    mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.gravity_shape")
+    mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.gravity_shape", claims)
     if mesh is None:
         report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable ({why})")
         return None

@@ -33,6 +33,7 @@ from ...decomposition import (
 )
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.properties import FILTER_FIELDS
+from .editable import deletion_problem
 from .hull import hull_mesh
 from .ownership import (
     CONVEX_PART,
@@ -124,14 +125,20 @@ def parts_of(obj: bpy.types.Object) -> list[bpy.types.Object]:
     return [child for child in obj.children if is_part(child)]
 
 
-def replaced_by_a_run(obj: bpy.types.Object) -> list[bpy.types.Object]:
+def _replaced_by_a_run(obj: bpy.types.Object) -> list[bpy.types.Object]:
     """What decomposing `obj` again deletes: its earlier parts and the hull or collision
-    proxy a tool made for its single shape (each must be editable)."""
+    proxy a tool made for its single shape."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
     own_proxy = proxy is not None and (made_by(proxy, HULL_PROXY, obj)
                                        or made_by(proxy, IMPORT_PROXY, obj))
     return parts_of(obj) + ([proxy] if own_proxy else [])
+
+
+def replace_problem(obj: bpy.types.Object) -> str | None:
+    """Why decomposing `obj` again cannot replace what an earlier run (or the hull tool)
+    made for it, or None: a linked or overridden part comes back from its library."""
+    return next(filter(None, map(deletion_problem, _replaced_by_a_run(obj))), None)
 
 
 def foreign_hulls(obj: bpy.types.Object) -> list[bpy.types.Object]:
@@ -219,7 +226,7 @@ def _remove_own_proxy(obj: bpy.types.Object) -> None:
     A proxy of the user's own stays, unused."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
-    if proxy is None or proxy not in replaced_by_a_run(obj):
+    if proxy is None or proxy not in _replaced_by_a_run(obj):
         return
     props.mesh_object = None
     props.mesh_source = "SELF"
@@ -271,6 +278,10 @@ class DecompositionRun:
                 source.check, settings)
             if problem:
                 run.errors.append(f"{obj.name} {problem}")
+                continue
+            kept = replace_problem(obj)
+            if kept is not None:
+                run.errors.append(f"{obj.name} was left as it was: {kept}")
                 continue
             run.warnings += [f"{obj.name} {w}" for w in input_warnings(source.check, settings)]
             run.sources.append(source)

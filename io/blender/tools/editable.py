@@ -38,6 +38,16 @@ def editable_problem(
     return None
 
 
+def deletion_problem(thing: bpy.types.ID) -> str | None:
+    """Why `thing` cannot be deleted for good, or None: a linked one is its library's, and
+    Blender brings a library override back from its library when the file is opened."""
+    problem = editable_problem(thing)
+    if problem is None and thing.override_library is not None:
+        problem = f"{thing.name} is a library override: Blender brings it back from its " \
+                  "library when the file is opened, so it cannot be replaced: make it local"
+    return problem
+
+
 def removal_problem(thing: bpy.types.ID, items_of: Callable[[bpy.types.ID], Sized],
                     index: int, what: str) -> str | None:
     """Why item `index` of a list of `thing` cannot be removed: a library override can only

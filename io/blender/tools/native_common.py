@@ -12,6 +12,7 @@ import bpy
 from ..bridge.fitting import Fit, fit_shape
 from ..settings.properties import MAX_LAYERS
 from .editable import editable_problem
+from .ownership import TAG_PREFIX
 
 FROM_NATIVE = "FROM_NATIVE"
 TO_NATIVE = "TO_NATIVE"
@@ -19,7 +20,7 @@ COLLECTION_COUNT = 20
 DEFAULT_COLLECTIONS = (True,) + (False,) * (COLLECTION_COUNT - 1)
 NO_LAYERS = (False,) * MAX_LAYERS
 LAYER_NAME = re.compile(r"Collection (\d+)")
-PREVIEW_PREFIX = "gltf_physics_preview"
+PREVIEW_PREFIX = TAG_PREFIX + "preview"
 TOLERANCE = 1e-5
 HALF_PI = math.pi / 2
 SHAPE_FROM_NATIVE = {"BOX": "BOX", "SPHERE": "SPHERE", "CAPSULE": "CAPSULE",
@@ -54,7 +55,7 @@ def left_as_it_was(obj: bpy.types.Object, done: Done, report: list[str], *, rigi
         return True
     problem = editable_problem(obj, rigid_body=rigid_body)
     scene = bpy.context.scene
-    if problem is None and rigid_body and scene.objects.get(obj.name) != obj:
+    if problem is None and rigid_body and scene not in obj.users_scene:
         problem = f"{obj.name} is not in the scene {scene.name}, whose rigid body world " \
                   "this is"
     if problem is None:

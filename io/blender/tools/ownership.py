@@ -12,7 +12,7 @@ helper copied without its owner stays made for the original owner.
 
 import bpy
 
-from .editable import editable_problem
+from .editable import deletion_problem
 
 #: Every tag a tool or the preview stores starts so (and no user setting does: the
 #: settings group is "gltf_physics"). The export leaves them out of node extras, and the
@@ -53,8 +53,8 @@ def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None
     """Delete `obj` when `tool` made it (for `owner`), with its mesh when the tool made that
     too and nothing else uses it; its other children move to its parent, keeping their
     world transform. True when deleted."""
-    if not made_by(obj, tool, owner) or editable_problem(obj) is not None:
-        return False  # (a linked or locked override copy of ours is its library's)
+    if not made_by(obj, tool, owner) or deletion_problem(obj) is not None:
+        return False  # (a linked or overridden copy of ours is its library's)
     for child in list(obj.children):
         world = child.matrix_world.copy()
         child.parent = obj.parent
