@@ -401,6 +401,75 @@ def test_duplis_of_an_instancing_parent_each_get_a_body(clean_scene, tmp_path, f
     assert xs == [0.0, 3.0, 6.0]
 
 
+def spots(xs=(0.0, 10.0)):
+    """An instancing parent (Instancing: Vertices) with a vertex at each x."""
+    import bmesh
+
+    mesh = bpy.data.meshes.new("Spots")
+    bm = bmesh.new()
+    for x in xs:
+        bm.verts.new((x, 0.0, 0.0))
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.instance_type = "VERTS"
+    return obj
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_duplis_at_one_vertex_are_one_instance(clean_scene, tmp_path, fmt):
+    """A frame and a hinged door duplicated at each vertex: each door's hinge connects to
+    the frame at its own vertex (each dupli had been an instance of its own: none found its
+    partner)."""
+    parent = spots()
+    frame = h.set_physics(h.mesh_object("DoorFrame", "cube", (0, 0, 1)),
+                          motion_type="STATIC", shape_type="BOX")
+    door = h.set_physics(h.mesh_object("Door", "cube", (0.6, 0, 1)), motion_type="DYNAMIC",
+                         shape_type="BOX", mass=10)
+    frame.parent = door.parent = parent
+    bpy.context.view_layer.update()
+    hinge = h.empty_object("DoorHinge", (0.1, 0, 1), parent=door)
+    hinge.matrix_parent_inverse = door.matrix_world.inverted()
+    h.set_physics(hinge, joint_type="HINGE", joint_axis="Z", joint_use_limit=True,
+                  joint_angle_min=-1.5, joint_angle_max=0.0, joint_connected_body=frame)
+    gltf = export_checked(tmp_path / "duplis.gltf", fmt)
+    sites = joint_sites(gltf, fmt, "DoorHinge")
+    assert len(sites) == 2  # (the exporter's stray copies carry none)
+    frames = set()
+    for site, payload in sites:
+        body = parents_of(gltf)[payload["connectedNode"]]
+        assert gltf["nodes"][body]["name"] == "DoorFrame"
+        # the frame at the vertex of the door above the hinge (the exporter places a copied
+        # door's hinge as the original one: only the door tells its vertex)
+        door = next(a for a in ancestors(gltf, site) if gltf["nodes"][a]["name"] == "Door")
+        assert (world(gltf, body).translation - world(gltf, door).translation).length < 1
+        assert (world(gltf, site).translation
+                - world(gltf, payload["connectedNode"]).translation).length < 1e-4
+        frames.add(body)
+    assert len(frames) == 2
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_duplis_child_the_exporter_writes_twice_gets_physics_once(clean_scene, tmp_path, fmt):
+    """The exporter writes a duplicated child's child both under its parent's copy and
+    directly under the instancing parent: only the first carries the collider (the second
+    was a stray static collider jammed into the moving cart)."""
+    parent = spots()
+    cart = h.set_physics(h.mesh_object("Cart", "cube", (0, 0, 1)), motion_type="DYNAMIC",
+                         shape_type="BOX", mass=5)
+    cart.parent = parent
+    bumper = h.set_physics(h.mesh_object("Bumper", "cube", (0, 0, 2), 0.5), shape_type="BOX")
+    bumper.parent = cart
+    gltf = export_checked(tmp_path / "carts.gltf", fmt)
+    top = indices(gltf, "Spots")[0]
+    with_physics = [i for i in indices(gltf, "Bumper") if body_of(gltf, fmt, i)]
+    assert len(with_physics) == 2
+    assert all(gltf["nodes"][parents_of(gltf)[i]]["name"] == "Cart" for i in with_physics)
+    assert all(not body_of(gltf, fmt, i) for i in indices(gltf, "Bumper")
+               if parents_of(gltf)[i] == top)
+
+
 def test_instance_export_cost_is_linear(clean_scene, tmp_path):
     """The node index is built by dictionaries: twice the instances, about twice the nodes
     visited (counted, not timed)."""

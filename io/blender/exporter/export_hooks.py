@@ -50,7 +50,7 @@ from ..settings.properties import MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
-from .node_index import NodeIndex
+from .node_index import NodeIndex, is_stray_dupli
 
 PENDING_KEY = "gltf_physics_pending"
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
@@ -150,6 +150,8 @@ class PhysicsExportExtension(JointExport):
         self.on_bones: set[bpy.types.Object] = set()
         #: collision-only objects of the exported trees (their visible mesh is left out)
         self.collision_only: set[bpy.types.Object] = set()
+        #: the exporter's second copies of duplicated grandchildren (`is_stray_dupli`)
+        self.stray: list[Any] = []
         # The exporter calls a hook only where the extension has one: the mesh hook is set
         # once a tree has a collision-only object (gather_tree_filter_tag_hook).
         self.gather_node_mesh_hook: Callable[[Any, Any, dict], None] | None = None
@@ -189,6 +191,10 @@ class PhysicsExportExtension(JointExport):
                 if not derived.physics and not obj.children:
                     vnode.keep_tag = False
                     continue
+            if (derived.physics or derived.vehicle) and vnode.parent_uuid is not None \
+                    and obj.parent is not None and is_stray_dupli(vtree.nodes, vnode):
+                self.stray.append(vnode)  # (its physics goes on the copy under its parent)
+                continue
             if derived.physics and vnode.parent_bone_uuid is not None \
                     and _stands_for_bone(obj, yup):  # (under a bone's node in the tree)
                 # Its physics is written on the bone's node (gather_joint_hook); its own
@@ -243,6 +249,8 @@ class PhysicsExportExtension(JointExport):
         nodes, objects = self.scene_nodes, self.scene_objects
         gathered = zip(nodes, objects, self.scene_child_counts, strict=True)
         self.scene_nodes, self.scene_objects, self.scene_child_counts = [], [], []
+        if self.stray:
+            gathered = self._without_stray(gathered)
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint:
@@ -255,6 +263,19 @@ class PhysicsExportExtension(JointExport):
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
         self.index.add_scene(export_settings.get("vtree"), nodes, objects)
+
+    def _without_stray(self, gathered: Any) -> list[tuple[Any, Any, int]]:
+        """The gathered nodes but the exporter's stray dupli copies (`is_stray_dupli`), said
+        once: their physics is written on the copy under their parent's."""
+        stray = {id(vnode.node) for vnode in self.stray if vnode.node is not None}
+        self.stray = []
+        kept = [item for item in gathered if id(item[0]) not in stray]
+        if stray:
+            self.report.info("dupli-written-twice", "",
+                             f"the exporter writes {len(stray)} duplicated child(ren) of "
+                             "children twice; the copies directly under the instancing parent "
+                             "carry no physics")
+        return kept
 
     def _settings_of(self, obj: bpy.types.Object) -> _Derived:
         """The object's plain settings and what they make (shared by objects with equal

@@ -29,6 +29,29 @@ def _instancer(vnode: Any) -> Any | None:
     return None
 
 
+def _dupli_frame(instancer: Any, dupli: Any) -> str:
+    """The instance a dupli of an instancing parent belongs to: the children duplicated at
+    one vertex or face share the frame that takes each object to its copy there (the
+    dupli's world matrix over the object's own), to 0.1 mm."""
+    obj, world = dupli.blender_object, dupli.matrix_world
+    if not isinstance(obj, OBJECT) or world is None:
+        return dupli.uuid
+    frame = world @ obj.matrix_world.inverted_safe()
+    return instancer.uuid + "@" + ",".join(
+        f"{round(value, 4) + 0.0:g}" for row in frame[:3] for value in row)
+
+
+def is_stray_dupli(tree: dict, vnode: Any) -> bool:
+    """True for a copy the exporter writes twice: an instancing parent (Instancing: Vertices
+    or Faces) duplicates its children's children too, and the exporter writes each of those
+    under its parent's copy and again directly under the instancing parent (the stray)."""
+    parent = tree.get(vnode.parent_uuid)
+    source = None if parent is None else _instancer(parent)
+    obj = vnode.blender_object
+    return source is not None and source.instance_type != "COLLECTION" \
+        and obj.parent is not None and obj.parent != source
+
+
 class NodeIndex:
     """Exported nodes by object and scope, built from each scene's export tree."""
 
@@ -134,8 +157,9 @@ class NodeIndex:
                     # right under it is (a child object of the instancer itself is not)
                     if self._instanced_part(source.instance_collection, below.blender_object):
                         return self._scope_at(tree, parent, parent.uuid, serial, memo)
-                else:  # a dupli of an instancing parent: each dupli is its own instance
-                    return self._scope_at(tree, parent, below.uuid, serial, memo)
+                else:  # a dupli of an instancing parent: one instance per vertex or face
+                    return self._scope_at(tree, parent, _dupli_frame(parent, below), serial,
+                                          memo)
             below = parent
             uuid = self._parent_uuid(parent)
         return (serial, None)
