@@ -8,18 +8,26 @@ another folder so relative URIs stay valid. Every read goes through `external_re
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import json
 import os
 import shutil
 import struct
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import unquote
 
 from .diagnostics import Report
-from .external_reader import ResourceError, open_file, read_asset_bytes, resolve
+from .external_reader import (
+    MAX_BUFFER_BYTES,
+    ResourceError,
+    open_file,
+    read_asset_bytes,
+    resolve,
+)
 from .json_read import as_dict, as_list
 
 GLB_MAGIC: Final = b"glTF"
@@ -76,21 +84,83 @@ def _glb_chunks(data: bytes) -> Iterator[tuple[int, bytes]]:
         offset = start + length
 
 
-def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
-    """Write .glb (JSON chunk padded with spaces, `binary` unchanged) or .gltf (indented
-    JSON; `binary` must be None: a .gltf keeps its external buffers)."""
+class StagedFiles:
+    """Files written under temporary names beside their targets and moved into place only
+    together (`commit`): a failure or an interrupt before then leaves no partial file and
+    changes no existing one (leaving the `with` block removes what was not committed)."""
+
+    def __init__(self) -> None:
+        self._moves: list[tuple[Path, Path]] = []
+
+    def write(self, target: Path, data: bytes) -> None:
+        """Stage `data` for `target`."""
+        self.copy(target, [data])
+
+    def copy(self, target: Path, chunks: Any) -> None:
+        """Stage the bytes of `chunks` (an iterable of bytes, or a binary file) for
+        `target`."""
+        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                        suffix=".part")
+        temp = Path(name)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                if hasattr(chunks, "read"):
+                    shutil.copyfileobj(chunks, out)
+                else:
+                    for chunk in chunks:
+                        out.write(chunk)
+        except BaseException:
+            temp.unlink()
+            raise
+        self._moves.append((temp, target))
+
+    def commit(self) -> None:
+        """Move every staged file into place."""
+        while self._moves:
+            temp, target = self._moves.pop(0)
+            temp.replace(target)
+
+    def __enter__(self) -> StagedFiles:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for temp, _target in self._moves:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+        self._moves.clear()
+
+
+def asset_bytes(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
+    """The bytes of a .glb (JSON chunk padded with spaces, `binary` unchanged) or a .gltf
+    (indented JSON; `binary` must be None: a .gltf keeps its external buffers). ValueError
+    for a number JSON cannot hold (NaN or infinity: valid glTF has none)."""
     path = Path(path)
     if path.suffix.lower() == ".glb":
-        path.write_bytes(glb_bytes(gltf, binary))
-        return
+        return glb_bytes(gltf, binary)
     if binary is not None:
         raise ValueError(f"{path}: a GLB binary chunk cannot go into a .gltf file")
-    path.write_text(json.dumps(gltf, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return (_json_text(gltf, indent=2) + "\n").encode("utf-8")
+
+
+def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
+    """Write `asset_bytes` to `path`, whole or not at all."""
+    path = Path(path)
+    with StagedFiles() as staged:
+        staged.write(path, asset_bytes(path, gltf, binary))
+        staged.commit()
+
+
+def _json_text(gltf: Mapping[str, Any], **layout: Any) -> str:
+    try:
+        return json.dumps(gltf, ensure_ascii=False, allow_nan=False, **layout)
+    except ValueError:
+        raise ValueError("the file holds a number JSON cannot write (NaN or infinity, "
+                         "from a literal too large for a float): valid glTF has none") from None
 
 
 def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
     """A GLB container; the binary chunk is only zero-padded if misaligned."""
-    text = json.dumps(gltf, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text = _json_text(gltf, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 4)
     chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text
     if binary is not None:
@@ -111,24 +181,34 @@ def file_resources(gltf: Mapping[str, Any]) -> list[str]:
 
 
 def copy_resources(
-    gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report
+    gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report,
+    staged: StagedFiles | None = None,
 ) -> None:
-    """Copy a .gltf's relative buffers and images from `source_dir` to `target_dir` so its
-    URIs stay valid. Sources are read through `external_reader` (only regular files inside
-    `source_dir`); nothing is written outside `target_dir`, and existing different files are
-    never overwritten (reported)."""
+    """Copy a .gltf's (or a .glb's) relative buffers and images from `source_dir` to
+    `target_dir` so its URIs stay valid. Sources are read through `external_reader` (only
+    regular files inside `source_dir`, at most `MAX_BUFFER_BYTES` each); nothing is written
+    outside `target_dir`, and existing different files are never overwritten (reported).
+    With `staged`, the copies are staged there (moved into place by its commit)."""
     if source_dir.resolve() == target_dir.resolve():
+        return
+    if staged is None:
+        with StagedFiles() as own:
+            copy_resources(gltf, source_dir, target_dir, report, own)
+            own.commit()
         return
     root = os.path.realpath(target_dir)
     for uri in dict.fromkeys(file_resources(gltf)):
         try:
-            source, _size = resolve(uri, source_dir)
+            source, size = resolve(uri, source_dir)
         except ResourceError as exc:
             code = "resource-refused" if exc.refused else "resource-missing"
             report.warn(code, uri, f"not copied: {exc}")
             continue
         target = target_dir / os.path.normpath(unquote(uri))
-        if os.path.commonpath([root, os.path.realpath(target)]) != root:
+        if size > MAX_BUFFER_BYTES:
+            report.warn("resource-refused", uri, f"{size:,} bytes, more than the "
+                        f"{MAX_BUFFER_BYTES:,} copied at most: not copied")
+        elif os.path.commonpath([root, os.path.realpath(target)]) != root:
             report.warn("resource-outside", uri, f"{target} is outside the output folder: "
                         "not copied")
         elif target.is_symlink() or (target.exists() and not target.is_file()):
@@ -137,5 +217,5 @@ def copy_resources(
             report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
         elif not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open_file(uri, source) as src, target.open("xb") as dst:
-                shutil.copyfileobj(src, dst)
+            with open_file(uri, source) as src:
+                staged.copy(target, src)

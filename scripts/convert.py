@@ -11,9 +11,11 @@ buffers and images, which are copied next to OUTPUT when it goes to another fold
 existing different file there is never overwritten). `--khr-geometry node` writes the
 2025-10 `geometry.node` form; `--godot-capsules` writes OMI capsules and cylinders in the
 pre-2025 layout Godot 4 reads. Every lossy step is printed; `--report FILE` also writes the
-issues as JSON. Exit status: 0 when written, 1 when INPUT cannot be read (or names a buffer
-or image outside its folder, not a regular file or shorter than its byteLength: nothing is
-written then) or OUTPUT cannot be written, 2 on bad arguments.
+issues as JSON. INPUT is never written; an existing OUTPUT or report file is replaced only
+with `--overwrite`, never through a symbolic link; the files appear together or not at all.
+Exit status: 0 when written, 1 when INPUT cannot be read (or names a buffer or image outside
+its folder, not a regular file or shorter than its byteLength) or OUTPUT cannot be written
+(nothing is written then), 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--godot-capsules", action="store_true",
                         help="OMI: pre-2025 capsule/cylinder layout for Godot 4")
     parser.add_argument("--report", type=Path, metavar="FILE", help="also write issues as JSON")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an existing OUTPUT (and report file); never INPUT")
     args = parser.parse_args(argv)
     suffix_in, suffix_out = args.input.suffix.lower(), args.output.suffix.lower()
     if suffix_in not in CONTAINERS or CONTAINERS[suffix_in] != suffix_out:
@@ -70,7 +74,33 @@ def print_issues(issues: list[Any]) -> None:
         print(f"{issue.severity}: {issue.code}: {issue.where}: {issue.message}")
 
 
-def write_report(path: Path, args: argparse.Namespace, issues: list[Any]) -> None:
+def target_problem(args: argparse.Namespace) -> str | None:
+    """Why OUTPUT or the report file cannot be written, or None: the converter never writes
+    over INPUT or through a symlink, never writes OUTPUT and the report to one file, and
+    replaces an existing file only with --overwrite."""
+    targets = [args.output] + ([args.report] if args.report is not None else [])
+    if args.report is not None and _same(args.report, args.output):
+        return f"the report file and OUTPUT are the same file ({args.output})"
+    for target in targets:
+        if _same(target, args.input):
+            return f"{target} is INPUT: write to another file"
+        if target.is_symlink():
+            return f"{target} is a symbolic link: the converter does not write through one"
+        if target.exists() and not target.is_file():
+            return f"{target} exists and is not a file"
+        if target.exists() and not args.overwrite:
+            return f"{target} exists: pass --overwrite to replace it"
+    return None
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def report_bytes(args: argparse.Namespace, issues: list[Any]) -> bytes:
     """The issues as JSON, with the conversion settings."""
     document = {
         "input": str(args.input), "output": str(args.output), "target": args.to.upper(),
@@ -80,7 +110,7 @@ def write_report(path: Path, args: argparse.Namespace, issues: list[Any]) -> Non
             for i in issues
         ],
     }
-    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,20 +132,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.input} not converted: it names files the converter does not read "
               "(see README, Files from strangers)", file=sys.stderr)
         return 1
+    problem = target_problem(args)
+    if problem is not None:
+        print(f"error: nothing written: {problem}", file=sys.stderr)
+        return 1
     out = convert.convert_document(
         gltf, args.to.upper(), khr_geometry=args.khr_geometry,
         godot_capsules=args.godot_capsules, report=report, binary=binary,
         base_dir=args.input.parent,
     )
+    # Every file is written under a temporary name first and moved into place only when
+    # all are written: a failure or an interrupt leaves no partial file behind.
+    writing = args.output
     try:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        asset_files.write_asset(args.output, out, binary)
-        if binary is None:
-            asset_files.copy_resources(out, args.input.parent, args.output.parent, report)
-        if args.report is not None:
-            write_report(args.report, args, report.listed())
+        with asset_files.StagedFiles() as staged:
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            staged.write(args.output, asset_files.asset_bytes(args.output, out, binary))
+            writing = args.output.parent
+            asset_files.copy_resources(out, args.input.parent, args.output.parent, report,
+                                       staged)
+            if args.report is not None:
+                writing = args.report
+                args.report.parent.mkdir(parents=True, exist_ok=True)
+                staged.write(args.report, report_bytes(args, report.listed()))
+            staged.commit()
     except (OSError, ValueError) as exc:
-        print(f"error: cannot write {args.output}: {exc}", file=sys.stderr)
+        print(f"error: nothing written: cannot write {writing}: {exc}", file=sys.stderr)
         return 1
     print_issues(report.listed())
     warnings = len(report.of("warning")) + len(report.of("error"))

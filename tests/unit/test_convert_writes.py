@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The converter writes only what it makes: never INPUT, never through a symbolic link, an
+existing OUTPUT or report only with --overwrite, and its files appear together or not at all
+(no partial file after a failure). Its JSON is always valid (no NaN or Infinity)."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gltf_physics.io import asset_files
+from gltf_physics.io.asset_files import GLB_BIN, GLB_CHUNK, GLB_HEADER, GLB_JSON, StagedFiles
+from tests.conftest import ROOT
+
+BUFFER = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+
+
+def document(uri: str | None = "data.bin") -> dict[str, Any]:
+    """A triangle whose buffer is the file `uri` (the GLB chunk for None), and a sphere
+    trigger in OMI."""
+    buffer: dict[str, Any] = {"byteLength": len(BUFFER)}
+    if uri is not None:
+        buffer["uri"] = uri
+    return {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "Zone", "mesh": 0, "extensions": {"OMI_physics_body": {
+            "trigger": {"shape": 0}}}}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 0]}],
+        "bufferViews": [{"buffer": 0, "byteLength": len(BUFFER)}],
+        "buffers": [buffer],
+        "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "sphere",
+                                                          "sphere": {"radius": 1}}]}},
+    }
+
+
+def source(folder: Path, gltf: dict[str, Any] | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "data.bin").write_bytes(BUFFER)
+    path = folder / "zone.gltf"
+    path.write_text(json.dumps(gltf or document()), encoding="utf-8")
+    return path
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "scripts/convert.py"), *args],
+                          capture_output=True, text=True, timeout=60, check=False, cwd="/")
+
+
+def test_input_is_never_written(tmp_path: Path) -> None:
+    path = source(tmp_path / "a")
+    before = path.read_bytes()
+    for extra in ([], ["--overwrite"]):
+        result = run_cli(str(path), str(path), "--to", "khr", *extra)
+        assert result.returncode == 1 and "is INPUT" in result.stderr, result.stderr
+        assert path.read_bytes() == before
+    result = run_cli(str(path), str(tmp_path / "out.gltf"), "--to", "khr", "--report",
+                     str(path), "--overwrite")
+    assert result.returncode == 1 and path.read_bytes() == before
+    assert not (tmp_path / "out.gltf").exists()
+
+
+def test_an_existing_output_is_replaced_only_with_overwrite(tmp_path: Path) -> None:
+    path = source(tmp_path / "a")
+    output = tmp_path / "b" / "zone.gltf"
+    output.parent.mkdir()
+    output.write_text("the user's own file", encoding="utf-8")
+    result = run_cli(str(path), str(output), "--to", "khr")
+    assert result.returncode == 1 and "pass --overwrite" in result.stderr
+    assert output.read_text(encoding="utf-8") == "the user's own file"
+    assert not (output.parent / "data.bin").exists()  # nothing at all was written
+    result = run_cli(str(path), str(output), "--to", "khr", "--overwrite")
+    assert result.returncode == 0, result.stderr
+    assert "KHR_physics_rigid_bodies" in json.loads(output.read_text(encoding="utf-8"))[
+        "extensionsUsed"]
+
+
+def test_no_write_goes_through_a_symbolic_link(tmp_path: Path) -> None:
+    path = source(tmp_path / "a")
+    precious = tmp_path / "elsewhere" / "precious.gltf"
+    precious.parent.mkdir()
+    precious.write_text("keep", encoding="utf-8")
+    (tmp_path / "b").mkdir()
+    link = tmp_path / "b" / "zone.gltf"
+    link.symlink_to(precious)
+    result = run_cli(str(path), str(link), "--to", "khr", "--overwrite")
+    assert result.returncode == 1 and "symbolic link" in result.stderr
+    assert precious.read_text(encoding="utf-8") == "keep"
+
+
+def test_a_failed_write_leaves_no_file_and_names_what_failed(tmp_path: Path) -> None:
+    path = source(tmp_path / "a")
+    output = tmp_path / "b" / "zone.gltf"
+    blocked = tmp_path / "not_a_folder"
+    blocked.write_text("", encoding="utf-8")
+    result = run_cli(str(path), str(output), "--to", "khr", "--report",
+                     str(blocked / "report.json"))
+    assert result.returncode == 1
+    assert "nothing written" in result.stderr and "report.json" in result.stderr
+    assert not output.exists() and not (output.parent / "data.bin").exists()
+    assert [p.name for p in output.parent.iterdir()] == []  # no temporary file left
+
+
+def test_staged_files_are_all_or_nothing(tmp_path: Path) -> None:
+    (tmp_path / "old.gltf").write_text("old", encoding="utf-8")
+    with pytest.raises(RuntimeError), StagedFiles() as staged:
+        staged.write(tmp_path / "old.gltf", b"new")
+        staged.write(tmp_path / "new.bin", b"data")
+        raise RuntimeError("interrupted before the commit")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.gltf"]
+    assert (tmp_path / "old.gltf").read_text(encoding="utf-8") == "old"
+
+    def broken():
+        yield b"part"
+        raise OSError("disk full")
+
+    with StagedFiles() as staged, pytest.raises(OSError):
+        staged.copy(tmp_path / "cut.bin", broken())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.gltf"]
+
+
+def test_a_number_json_cannot_hold_is_refused_not_written(tmp_path: Path) -> None:
+    gltf = document()
+    gltf["nodes"][0]["translation"] = [float("inf"), 0, 0]  # parsed from 1e999
+    path = tmp_path / "a" / "zone.gltf"
+    source(tmp_path / "a")
+    path.write_text(json.dumps(gltf), encoding="utf-8")  # (writes Infinity)
+    result = run_cli(str(path), str(tmp_path / "out.gltf"), "--to", "khr")
+    assert result.returncode == 1 and "NaN or infinity" in result.stderr
+    assert not (tmp_path / "out.gltf").exists()
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        asset_files.asset_bytes("x.glb", gltf, None)
+
+
+def test_a_glb_keeps_its_external_resources(tmp_path: Path) -> None:
+    """A .glb with its chunk and an external buffer too: the external one is copied next to
+    an output in another folder (it was not)."""
+    gltf = document()
+    gltf["buffers"].insert(0, {"byteLength": 4})  # the GLB chunk
+    gltf["bufferViews"][0]["buffer"] = 1
+    text = json.dumps(gltf).encode()
+    text += b" " * (-len(text) % 4)
+    chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text + GLB_CHUNK.pack(4, GLB_BIN) + b"\0" * 4
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "data.bin").write_bytes(BUFFER)
+    path = tmp_path / "a" / "zone.glb"
+    path.write_bytes(GLB_HEADER.pack(b"glTF", 2, GLB_HEADER.size + len(chunks)) + chunks)
+    output = tmp_path / "b" / "zone.glb"
+    result = run_cli(str(path), str(output), "--to", "khr")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "b" / "data.bin").read_bytes() == BUFFER
