@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Line gravity point list operators (on the active object)."""
 
+from typing import Any
+
 import bpy
 
 from ..io.blender.gravity.bridge import line_points
-from ..io.blender.tools.editable import poll_refusal, refuse, removal_problem
+from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
 
 
 class _OnLineGravity:
@@ -33,15 +35,20 @@ class GLTF_PHYSICS_OT_gravity_point_add(_OnLineGravity, bpy.types.Operator):
         base = tuple(points[index].co) if points else (0.0, 0.0, -1.0)
         point = points.add()
         point.co = (base[0], base[1], base[2] + 1.0)
-        points.move(len(points) - 1, index + 1)
-        props.gravity_active_point = index + 1
+        # an override keeps its own points after the library's: never among them
+        place = max(index + 1, first_own_item(context.object, _line_points))
+        points.move(len(points) - 1, place)
+        props.gravity_active_point = place
         return {"FINISHED"}
+
+
+def _line_points(obj: bpy.types.Object) -> Any:
+    return obj.gltf_physics.gravity_line_points
 
 
 def _point_removal_problem(obj: bpy.types.Object, index: int) -> str | None:
     """Why point `index` cannot be removed: one from the library, on a library override."""
-    return removal_problem(obj, lambda ref: ref.gltf_physics.gravity_line_points, index,
-                           f"Line point {index + 1}")
+    return removal_problem(obj, _line_points, index, f"Line point {index + 1}")
 
 
 class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):

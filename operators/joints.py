@@ -98,9 +98,17 @@ class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
             and poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        if refuse(self, [context.object]):
+        obj = context.object
+        if refuse(self, [obj]):
             return {"CANCELLED"}
-        props = context.object.gltf_physics
+        for name in ("limits", "drives"):  # the custom lists are written afresh
+            problem = removal_problem(obj, lambda ref, n=name: getattr(
+                ref.gltf_physics, f"joint_{n}"), 0, f"{name[:-1].capitalize()} 1")
+            if problem:
+                self.report({"ERROR"}, f"{problem}, so the lists cannot be written afresh; "
+                            "nothing was changed")
+                return {"CANCELLED"}
+        props = obj.gltf_physics
         write_custom(props, settings_of(props).limits)  # as read from a file when unedited
         return {"FINISHED"}
 

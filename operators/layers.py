@@ -49,9 +49,10 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         settings = context.scene.gltf_physics
         index = settings.active_layer
-        # every object ticking this layer or a later one has its ticks moved: a linked one
-        # would lose the move on reload and tick the wrong layers
-        moved = [obj for obj in context.scene.objects
+        # every object ticking this layer or a later one has its ticks moved (those only
+        # in an instanced collection too): a linked one would lose the move on reload and
+        # tick the wrong layers
+        moved = [obj for obj in exported_objects(context.scene)
                  if any(obj.gltf_physics.filter_layers[index:])
                  or any(obj.gltf_physics.filter_targets[index:])]
         if refuse(self, moved):
@@ -60,7 +61,7 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
         if shared:
             self.report({"ERROR"}, shared)
             return {"CANCELLED"}
-        for obj in context.scene.objects:
+        for obj in moved:
             props = obj.gltf_physics
             for name in ("filter_layers", "filter_targets"):
                 bits = list(getattr(props, name))
@@ -70,11 +71,33 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
         return {"FINISHED"}
 
 
+def exported_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """The objects a scene's export writes with its layers: its own and those of the
+    collections its instancers instance (nested ones too)."""
+    found = dict.fromkeys(scene.objects)
+    pending = list(found)
+    seen: set[bpy.types.Collection] = set()
+    while pending:
+        obj = pending.pop()
+        collection = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+        if collection is None or collection in seen:
+            continue
+        seen.add(collection)
+        for member in collection.all_objects:
+            if member not in found:
+                found[member] = None
+                pending.append(member)
+    return list(found)
+
+
 def _in_another_scene(objects: list[bpy.types.Object], scene: bpy.types.Scene) -> str | None:
-    """Why the ticks of `objects` may not move: one is also in another scene, where its
-    ticks are that scene's layers of the same index (they would change there too)."""
+    """Why the ticks of `objects` may not move: one is also in another scene (or instanced
+    there), where its ticks are that scene's layers of the same index (they would change
+    there too)."""
+    others = [(other, set(exported_objects(other))) for other in bpy.data.scenes
+              if other != scene]
     for obj in objects:
-        other = next((s for s in obj.users_scene if s != scene), None)
+        other = next((s for s, members in others if obj in members), None)
         if other is not None:
             return (f"{obj.name} is also in scene {other.name}, where its layer ticks would "
                     f"move too: untick its layers from this one on, or unlink it from "

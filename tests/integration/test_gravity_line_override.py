@@ -58,3 +58,22 @@ def test_copy_points_refuses_to_replace_the_library_points(clean_scene, tmp_path
     assert "Line point 1 of Snake comes from the library" in message, message
     assert "its points cannot be replaced; nothing was changed" in message
     assert state() == before
+
+
+def test_a_point_added_on_an_override_goes_after_the_library_points(clean_scene,
+                                                                    tmp_path: Path) -> None:
+    """With a library point selected, Add Line Point places the new point after the
+    library's (an override keeps its additions there): it can be removed again, and removing
+    a library point still refuses, without a traceback (it raised one)."""
+    snake = _overridden_line(tmp_path)
+    props = snake.gltf_physics
+    props.gravity_active_point = 0
+    assert bpy.ops.gltf_physics.gravity_point_add() == {"FINISHED"}
+    assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 3),
+                                                                (0, 0, 1)]
+    assert props.gravity_active_point == 2
+    assert bpy.ops.gltf_physics.gravity_point_remove() == {"FINISHED"}
+    props.gravity_active_point = 1
+    message = refused(bpy.ops.gltf_physics.gravity_point_remove)
+    assert "Line point 2 of Snake comes from the library" in message
+    assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 3)]

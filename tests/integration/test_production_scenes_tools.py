@@ -1047,3 +1047,46 @@ def test_tools_never_delete_or_rewrite_helpers_an_override_cannot_change(clean_s
     assert new_proxy != old_proxy and new_proxy.override_library is None
     assert ownership.made_by(new_proxy, ownership.HULL_PROXY, owner2)
     assert old_proxy.data == old_mesh  # the locked proxy keeps its library's mesh
+
+
+def test_edit_as_custom_refuses_an_override_whose_library_filled_the_limits(clean_scene,
+                                                                           tmp_path):
+    """A hinge read from a file carries its limits as a list; on an override that list is
+    the library's and cannot be written afresh (the limits were doubled into a weld)."""
+    joint = h.set_physics(h.empty_object("J"), joint_type="HINGE", joint_axis="Z")
+    joint.gltf_physics.joint_limits.add()
+    joint = h.overridden_from_library(joint, tmp_path / "hinge.blend")
+    joint.gltf_physics.joint_axis = "X"
+    select(joint)
+    before = state()
+    message = refused(bpy.ops.gltf_physics.joint_to_custom)
+    assert "Limit 1 of J comes from the library" in message, message
+    assert state() == before and joint.gltf_physics.joint_type == "HINGE"
+
+
+def test_removing_a_layer_moves_the_ticks_of_objects_only_in_an_instanced_collection(
+        clean_scene):
+    """An object only in a collection an Empty instances is written with this scene's
+    layers: its ticks move with the others (they did not); instanced in another scene as
+    well, the removal refuses."""
+    scene = bpy.context.scene
+    for name in ("A", "B", "C"):
+        scene.gltf_physics.layers.add().name = name
+    kit = bpy.data.collections.new("Kit")
+    crate = h.set_physics(bpy.data.objects.new("Crate", None), motion_type="STATIC",
+                          shape_type="BOX", use_filter=True)
+    kit.objects.link(crate)
+    crate.gltf_physics.filter_layers[1] = True  # B
+    instance = h.empty_object("KitInstance")
+    instance.instance_type, instance.instance_collection = "COLLECTION", kit
+    other = bpy.data.scenes.new("Other")
+    other_instance = bpy.data.objects.new("KitThere", None)
+    other_instance.instance_type, other_instance.instance_collection = "COLLECTION", kit
+    other.collection.objects.link(other_instance)
+    scene.gltf_physics.active_layer = 0
+    message = refused(bpy.ops.gltf_physics.layer_remove)
+    assert "Crate is also in scene Other" in message
+    bpy.data.objects.remove(other_instance)
+    assert bpy.ops.gltf_physics.layer_remove() == {"FINISHED"}
+    assert [layer.name for layer in scene.gltf_physics.layers] == ["B", "C"]
+    assert tuple(crate.gltf_physics.filter_layers[:2]) == (True, False)  # still B

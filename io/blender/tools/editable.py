@@ -48,14 +48,20 @@ def deletion_problem(thing: bpy.types.ID) -> str | None:
     return problem
 
 
+def first_own_item(thing: bpy.types.ID, items_of: Callable[[bpy.types.ID], Sized]) -> int:
+    """Where the items of a list of `thing` that it may remove begin: on a library override,
+    after the library's (an override keeps only its additions, after those); else 0."""
+    override = thing.override_library
+    if override is None or override.reference is None:
+        return 0
+    return len(items_of(override.reference))
+
+
 def removal_problem(thing: bpy.types.ID, items_of: Callable[[bpy.types.ID], Sized],
                     index: int, what: str) -> str | None:
     """Why item `index` of a list of `thing` cannot be removed: a library override can only
     remove the items it added (those after the library's)."""
-    override = thing.override_library
-    if override is None or override.reference is None:
-        return None
-    if index < len(items_of(override.reference)):
+    if index < first_own_item(thing, items_of):
         return f"{what} of {thing.name} comes from the library, and a library override " \
                f"cannot remove it: make {thing.name} local"
     return None
