@@ -38,7 +38,9 @@ class GLTF_PHYSICS_OT_wheels_add(bpy.types.Operator):
             return {"CANCELLED"}
         markers = [o for o in context.selected_objects if o.type == "EMPTY" and o != vehicle]
         # Wheels live in the vehicle's frame without its scale: their radius is in metres.
-        scale = Matrix.Diagonal(vehicle.matrix_world.to_scale()).to_4x4()
+        # (The axes' lengths: a mirrored vehicle's `to_scale` is negative on every axis.)
+        lengths = [column.length for column in vehicle.matrix_world.to_3x3().col]
+        scale = Matrix.Diagonal(lengths).to_4x4()
         unscaled = vehicle.matrix_world @ scale.inverted_safe()
         spots = [unscaled.inverted_safe() @ m.matrix_world.translation for m in markers]
         radius = self.radius

@@ -39,6 +39,29 @@ def test_add_wheels_makes_a_front_steering_rear_drive_car(clean_scene):
     assert {round(w.gltf_physics.wheel_radius, 3) for w in wheels} == {0.25}
 
 
+@pytest.mark.parametrize("scale", [(-1, 1, 1), (-2, 3, 1)], ids=["mirrored", "mirrored-scaled"])
+def test_add_wheels_on_a_mirrored_car(clean_scene, scale):
+    """A car mirrored in X (negative scale): the wheels sit a radius above its bottom, at
+    its sides, steer at the front (a reflection had swapped every bound: wheels of radius
+    0.05 on the roof, steering at the back)."""
+    car = h.set_physics(h.mesh_object("Car", location=(0, 0, 10)), motion_type="DYNAMIC",
+                        shape_type="BOX")
+    car.scale = scale
+    bpy.context.view_layer.update()
+    for obj in bpy.data.objects:
+        obj.select_set(obj == car)
+    bpy.context.view_layer.objects.active = car
+    assert bpy.ops.gltf_physics.wheels_add() == {"FINISHED"}
+    bpy.context.view_layer.update()
+    wheels = [o for o in car.children if o.gltf_physics.vehicle_part == "WHEEL"]
+    assert {round(w.gltf_physics.wheel_radius, 3) for w in wheels} == {0.25}
+    bottom = 10 - abs(scale[2]) / 2
+    assert {round(w.matrix_world.translation.z, 3) for w in wheels} == {bottom + 0.25}
+    assert {round(abs(w.matrix_world.translation.x), 3) for w in wheels} == {abs(scale[0]) / 2}
+    front = [w for w in wheels if w.gltf_physics.wheel_max_steering_angle > 0]
+    assert len(front) == 2 and all(w.matrix_world.translation.y < 0 for w in front)
+
+
 def test_add_wheels_at_selected_empties(clean_scene):
     car = h.set_physics(h.mesh_object("Kart"), motion_type="DYNAMIC", shape_type="BOX")
     markers = [h.empty_object(f"M{i}", (x, y, 0)) for i, (x, y) in
