@@ -6,6 +6,7 @@ from typing import Any
 import bpy
 
 from ..io.blender.gravity.bridge import line_points
+from ..io.blender.gravity.properties import LINE_OBJECT_TYPES
 from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
 
 
@@ -97,8 +98,10 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
             return {"CANCELLED"}
         obj = context.object
         props = obj.gltf_physics
-        if props.gravity_line_object is None:
-            self.report({"ERROR"}, "Pick a curve or mesh object first; nothing was changed")
+        source = props.gravity_line_object
+        if source is None or source.type not in LINE_OBJECT_TYPES:
+            what = "first" if source is None else f"({source.name} is a {source.type.lower()} now)"
+            self.report({"ERROR"}, f"Pick a curve or mesh object {what}; nothing was changed")
             return {"CANCELLED"}
         if props.gravity_line_points and (problem := _point_removal_problem(obj, 0)):
             self.report({"ERROR"}, f"{problem}, so its points cannot be replaced; nothing "

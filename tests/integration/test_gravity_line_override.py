@@ -77,3 +77,24 @@ def test_a_point_added_on_an_override_goes_after_the_library_points(clean_scene,
     message = refused(bpy.ops.gltf_physics.gravity_point_remove)
     assert "Line point 2 of Snake comes from the library" in message
     assert [tuple(p.co) for p in props.gravity_line_points] == [(0, 0, 0), (0, 0, 3)]
+
+
+def test_a_line_object_converted_to_another_type_raises_nothing(clean_scene) -> None:
+    """The picked line mesh is converted to a point cloud (the pointer follows it): Check
+    Physics and export raise nothing (they did), and Copy Points refuses, keeping the list."""
+    snake = h.set_physics(h.empty_object("Snake"), shape_type="SPHERE", shape_role="TRIGGER",
+                          gravity_type="LINE")
+    for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
+        snake.gltf_physics.gravity_line_points.add().co = co
+    line = h.mesh_object("Line", location=(0, 0, 5))
+    snake.gltf_physics.gravity_line_object = line
+    bpy.context.view_layer.update()
+    select(line)
+    assert bpy.ops.object.convert(target="POINTCLOUD", keep_original=False) == {"FINISHED"}
+    assert snake.gltf_physics.gravity_line_object.type == "POINTCLOUD"
+    snake.gltf_physics.gravity_line_source = "OBJECT"
+    assert bpy.ops.gltf_physics.validate() == {"FINISHED"}
+    select(snake)
+    message = refused(bpy.ops.gltf_physics.gravity_points_from_object)
+    assert "Line is a pointcloud now" in message
+    assert len(snake.gltf_physics.gravity_line_points) == 2

@@ -15,7 +15,13 @@ from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
 from ...model import Shape
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.field_props import to_blender, to_model
-from .properties import GRAVITY_ITEM, GRAVITY_KIND, GRAVITY_MESH_SHAPES, STORED_PRIORITY
+from .properties import (
+    GRAVITY_ITEM,
+    GRAVITY_KIND,
+    GRAVITY_MESH_SHAPES,
+    LINE_OBJECT_TYPES,
+    STORED_PRIORITY,
+)
 
 #: Shaped gravity's shape item → model kind, and back.
 SHAPE_KIND = {"BOX": "box", "SPHERE": "sphere", "CAPSULE": "capsule", "CYLINDER": "cylinder",
@@ -63,6 +69,8 @@ def line_points(obj: bpy.types.Object) -> list[Vector]:
     source = props.gravity_line_object
     if props.gravity_line_source != "OBJECT" or source is None:
         return [Vector(point.co) for point in props.gravity_line_points]
+    if source.type not in LINE_OBJECT_TYPES:  # (converted to another type since picked)
+        return []
     depsgraph = bpy.context.evaluated_depsgraph_get()
     evaluated = source.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()

@@ -56,8 +56,12 @@ LINE_SOURCE_ITEMS = (
 )
 
 
+#: The object types whose vertices can be a gravity line.
+LINE_OBJECT_TYPES = ("CURVE", "MESH")
+
+
 def _poll_line_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
-    return obj.type in ("CURVE", "MESH")
+    return obj.type in LINE_OBJECT_TYPES
 
 
 def _poll_shape_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
