@@ -40,7 +40,8 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
             if props.shape_type not in ANALYTIC:
                 continue  # a wheel, joint, seat, hull...: nothing to fit
             bounds = local_bounds(obj)
-            if bounds is None:  # an Empty: its custom dimensions need no mesh
+            if bounds is None or bounds[0] == bounds[1]:  # an Empty, a mesh without vertices
+                # (or one point): its custom dimensions need no mesh
                 (kept if props.size_mode == "CUSTOM" else unfitted).append(obj.name)
                 continue
             oriented = self.oriented and principal_fit(

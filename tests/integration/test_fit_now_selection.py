@@ -57,3 +57,15 @@ def test_fit_now_warns_about_an_empty_left_to_fit_to_a_mesh(clean_scene, capfd):
     bpy.context.view_layer.objects.active = ball
     assert bpy.ops.gltf_physics.fit_shape() == {"CANCELLED"}
     assert capfd.readouterr().out.count("No mesh to fit, set Custom dimensions: Ball") == 1
+
+
+def test_fit_now_keeps_the_custom_size_of_a_mesh_without_vertices(clean_scene, capfd):
+    """A mesh emptied (no vertices) has zero bounds: Fit Now keeps the custom 4 m box and
+    says so (it made it 0.1 mm and reported a fit)."""
+    hollow = bpy.data.objects.new("Hollow", bpy.data.meshes.new("Hollow"))
+    bpy.context.scene.collection.objects.link(hollow)
+    h.set_physics(hollow, shape_type="BOX", size_mode="CUSTOM", box_size=(4, 4, 4))
+    result, lines = run_fit(capfd, hollow)
+    assert result == {"CANCELLED"}
+    assert lines == ["Warning: No mesh to fit; custom dimensions kept: Hollow"]
+    assert tuple(hollow.gltf_physics.box_size) == pytest.approx((4, 4, 4))
