@@ -227,3 +227,43 @@ def test_validation_fix_simplifies_a_big_hull(clean_scene):
     proxy = rock.gltf_physics.mesh_object
     assert proxy.gltf_physics.collision_only and 4 <= len(proxy.data.vertices) <= 255
     assert problems_of(bpy.context.scene) == {}
+
+
+def _fix_only_problem(obj) -> None:
+    problems = bpy.context.scene.gltf_physics.problems
+    assert len(problems) == 1 and problems[0].fix, [(p.code, p.fix) for p in problems]
+    assert bpy.ops.gltf_physics.problem_fix(index=0) == {"FINISHED"}
+
+
+def test_fixes_keep_the_colliders_size(clean_scene):
+    """A Fix changes the kind of shape, not its size: a 20 × 30 m custom plane becomes the
+    20 × 30 m thin box OMI writes (it became a 1 m cube); a short custom capsule becomes a
+    sphere of its own radius (it took the unused sphere radius); a box on a flat mesh is
+    thickened, not fitted flat again. No problem is left."""
+    scene = bpy.context.scene
+    scene.gltf_physics.export_format = "OMI"
+    floor = h.set_physics(h.empty_object("Floor"), motion_type="STATIC", shape_type="PLANE",
+                          size_mode="CUSTOM", plane_size=(20.0, 30.0))
+    assert problems_of(scene) == {"Floor": {"plane-in-omi"}}
+    _fix_only_problem(floor)
+    props = floor.gltf_physics
+    assert (props.shape_type, props.size_mode) == ("BOX", "CUSTOM")
+    assert tuple(props.box_size) == pytest.approx((20.0, 30.0, 0.01))
+    assert problems_of(scene) == {}
+    bpy.data.objects.remove(floor)
+    disc = h.set_physics(h.empty_object("Disc"), motion_type="STATIC", shape_type="CAPSULE",
+                         size_mode="CUSTOM", radius_top=2.0, radius_bottom=0.5, height=0.5)
+    assert problems_of(scene) == {"Disc": {"short-capsule"}}
+    _fix_only_problem(disc)
+    assert disc.gltf_physics.shape_type == "SPHERE"
+    assert disc.gltf_physics.radius == pytest.approx(2.0)
+    bpy.data.objects.remove(disc)
+    mesh = bpy.data.meshes.new("Tile")
+    mesh.from_pydata([(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0)], [], [(0, 1, 2, 3)])
+    tile = bpy.data.objects.new("Tile", mesh)
+    scene.collection.objects.link(tile)
+    h.set_physics(tile, motion_type="STATIC", shape_type="BOX", size_mode="CUSTOM",
+                  box_size=(4.0, 4.0, 0.0))
+    assert problems_of(scene) == {"Tile": {"degenerate-size"}}
+    _fix_only_problem(tile)
+    assert problems_of(scene) == {}

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, replace
 import bpy
 
 from ... import rules
+from ...codecs import omi
 from ...rules import MIN_SIZE
-from ..bridge.fitting import local_bounds
+from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
 from ..gravity.checks import gravity_findings
@@ -116,8 +117,11 @@ def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
         kind.lower(), size=tuple(props.box_size), radius=props.radius, height=props.height,
         radius_top=props.radius_top, radius_bottom=props.radius_bottom)
     if rules.is_degenerate(sizes):
-        yield Problem.of(obj, rules.DEGENERATE_SIZE,
-                         "fit" if local_bounds(obj) is not None else "thicken", kind=kind.lower())
+        bounds = local_bounds(obj)
+        fits = bounds is not None and not rules.is_degenerate(
+            [hi - lo for lo, hi in zip(*bounds, strict=True)])  # (a flat mesh fits flat too)
+        yield Problem.of(obj, rules.DEGENERATE_SIZE, "fit" if fits else "thicken",
+                         kind=kind.lower())
     elif kind == "CAPSULE" and rules.is_short_capsule(
             props.height + props.radius_top + props.radius_bottom,
             2 * max(props.radius_top, props.radius_bottom)):
@@ -178,6 +182,19 @@ def _moving_trimesh_fix(obj: bpy.types.Object) -> str:
     return DECOMPOSE_FIX if targets([obj]) == [obj] and not missing_reason() else "make-convex"
 
 
+def _plane_to_box(obj: bpy.types.Object) -> str:
+    """The thin box OMI writes for the plane (`codecs.omi`), as the object's own custom box:
+    the plane's size, fitted or custom (a side of 0 is infinite), the writer's thickness."""
+    props = obj.gltf_physics
+    bounds = local_bounds(obj) if props.size_mode == "FIT" else None
+    if bounds is not None:
+        apply_fit(props, fit_shape("PLANE", bounds))
+    size_x, size_y = (s if s > 0.0 else omi.INFINITE_PLANE for s in props.plane_size)
+    props.box_size = (size_x, size_y, omi.PLANE_THICKNESS)
+    props.size_mode, props.shape_type = "CUSTOM", "BOX"
+    return f"shape set to a {size_x:g} × {size_y:g} × {omi.PLANE_THICKNESS:g} m box"
+
+
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     """Apply one fix; returns what was done. ValueError when `obj` cannot be changed."""
     from .editable import editable_problem
@@ -186,6 +203,10 @@ def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     if problem:
         raise ValueError(problem)
     props = obj.gltf_physics
+    if fix == "make-box" and props.shape_type == "PLANE":
+        return _plane_to_box(obj)
+    if fix == "make-sphere" and props.size_mode == "CUSTOM":
+        props.radius = max(props.radius_top, props.radius_bottom)  # the capsule's own
     if fix in SHAPE_FIXES:
         props.shape_type, label = SHAPE_FIXES[fix]
         return f"shape set to {label}"
