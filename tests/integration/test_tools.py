@@ -267,3 +267,32 @@ def test_fixes_keep_the_colliders_size(clean_scene):
     assert problems_of(scene) == {"Tile": {"degenerate-size"}}
     _fix_only_problem(tile)
     assert problems_of(scene) == {}
+
+
+def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(clean_scene,
+                                                                               tmp_path):
+    """A triangle-mesh shape on an Empty has no mesh (the export skips it; Check said
+    nothing); a local "Crate" in an excluded collection is not exported even when a linked
+    "Crate" is in the view layer (the check went by name)."""
+    scene = bpy.context.scene
+    h.set_physics(h.empty_object("Terrain"), motion_type="STATIC", shape_type="TRIMESH")
+    assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}
+    bpy.ops.wm.read_homefile(use_empty=True)
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="STATIC", shape_type="BOX")
+    library = tmp_path / "crate.blend"
+    bpy.data.libraries.write(str(library), {crate}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
+        dst.objects = ["Crate"]
+    scene.collection.objects.link(dst.objects[0])
+    hidden = bpy.data.collections.new("Hidden")
+    scene.collection.children.link(hidden)
+    local = h.set_physics(bpy.data.objects.new("Crate", h.mesh_object("Box").data),
+                          motion_type="STATIC", shape_type="BOX")
+    hidden.objects.link(local)
+    bpy.context.view_layer.layer_collection.children["Hidden"].exclude = True
+    assert local.library is None and local.name == "Crate"
+    found = [(p.obj, p.code) for p in scene.gltf_physics.problems] \
+        if bpy.ops.gltf_physics.validate() else []
+    assert ("Crate", "not-exported") in found, found

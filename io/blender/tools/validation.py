@@ -49,12 +49,12 @@ class Problem:
 def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
     """Every problem in `scene`, objects in name order."""
     fmt = scene.gltf_physics.export_format
-    exported = {obj.name for obj in bpy.context.view_layer.objects} \
-        if bpy.context.scene == scene else {o.name for o in scene.objects}
+    exported = set(bpy.context.view_layer.objects if bpy.context.scene == scene
+                   else scene.objects)  # (objects, not names: a linked one may share one)
     problems: list[Problem] = []
     for obj in sorted(scene.objects, key=lambda o: o.name):
         problems.extend(replace(problem, target=obj)
-                        for problem in _object_problems(obj, fmt, obj.name in exported))
+                        for problem in _object_problems(obj, fmt, obj in exported))
     return problems
 
 
@@ -95,6 +95,11 @@ def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
                       "make-box")
     if kind == "CONVEX":
         yield from _hull_problems(obj)
+    if kind == "TRIMESH":
+        source = obj if props.mesh_source == "SELF" else props.mesh_object
+        if source is None or source.type != "MESH":
+            yield Problem(obj.name, "trimesh-no-mesh",
+                          "the triangle mesh shape has no mesh: it is not exported")
     yield from _size_problems(obj)
 
 
