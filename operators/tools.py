@@ -50,6 +50,10 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
         scene = context.scene
         if refuse(self, native_rigid_body.changed_objects(scene)):
             return {"CANCELLED"}
+        shared = native_rigid_body.in_another_preview(scene)
+        if shared is not None:
+            self.report({"ERROR"}, f"{shared}; nothing was changed")
+            return {"CANCELLED"}
         native_rigid_body.remove_preview(scene)
         gravity_preview.restore_scene_gravity(scene)
         _say_kept_by_library(self, scene)

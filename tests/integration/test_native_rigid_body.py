@@ -213,3 +213,74 @@ def test_remove_preview_keeps_a_world_it_did_not_create(clean_scene, nrb):
     nrb.remove_preview(clean_scene)
     assert clean_scene.rigidbody_world is not None
     assert box.rigid_body is None and bpy.data.objects["Floor"].rigid_body is None
+
+
+def test_a_preview_belongs_to_its_scene(clean_scene, nrb):
+    """Objects linked into two scenes: Remove Preview in the other scene leaves this scene's
+    preview running (it stripped it), and the other scene's Preview refuses while this one
+    is on (a rigid body is the object's, not one scene's)."""
+    scene_a = clean_scene
+    _floor()
+    box = _dynamic_box()
+    ball = h.set_physics(h.empty_object("Ball", (3, 0, 2)), motion_type="DYNAMIC",
+                         shape_type="SPHERE")
+    scene_b = bpy.data.scenes.new("B")
+    for obj in (box, ball):
+        scene_b.collection.objects.link(obj)
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    window = bpy.context.window
+    window.scene = scene_b
+    try:
+        assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+        with pytest.raises(RuntimeError, match="is in the preview of scene Scene"):
+            bpy.ops.gltf_physics.preview()
+        assert scene_b.rigidbody_world is None
+    finally:
+        window.scene = scene_a
+    assert box.rigid_body is not None and box.name in scene_a.rigidbody_world.collection.objects
+    assert ball.constraints.get("gltf_physics preview") is not None
+    nrb.step(scene_a, 10)
+    assert _z(box) < 1.9  # still falling
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert box.rigid_body is None and not ball.constraints
+    assert scene_a.rigidbody_world is None and not bpy.data.collections
+
+
+def test_removing_the_preview_gives_back_the_frame_and_the_cache_range(clean_scene):
+    """The user's own world keeps its cache range (it became the scene's), and the current
+    frame comes back (it was left at the cache start)."""
+    scene = clean_scene
+    bpy.ops.rigidbody.world_add()
+    cache = scene.rigidbody_world.point_cache
+    cache.frame_start, cache.frame_end = 50, 100
+    scene.frame_set(120)
+    _floor()
+    _dynamic_box()
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert (cache.frame_start, cache.frame_end) == (1, 250)
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert (cache.frame_start, cache.frame_end) == (50, 100)
+    assert scene.frame_current == 120
+
+
+def test_the_preview_leaves_an_excluded_collection_alone(clean_scene):
+    """A joint (and a body) in a collection excluded from the view layer is neither drawn
+    nor simulated: the preview gives it nothing (its constraint outlived Remove)."""
+    _floor()
+    hidden = bpy.data.collections.new("Hidden")
+    clean_scene.collection.children.link(hidden)
+    box = _dynamic_box()
+    joint = h.set_physics(h.empty_object("Joint", (0, 0, 1)), joint_type="FIXED",
+                          joint_connected_body=bpy.data.objects["Floor"])
+    joint.parent = box
+    for obj in (box, joint):
+        for users in list(obj.users_collection):
+            users.objects.unlink(obj)
+        hidden.objects.link(obj)
+    bpy.context.view_layer.layer_collection.children["Hidden"].exclude = True
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert joint.rigid_body_constraint is None and box.rigid_body is None
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    tags = [key for obj in bpy.data.objects for key in obj.keys()  # noqa: SIM118
+            if key.startswith("gltf_physics_")]
+    assert tags == []

@@ -51,6 +51,8 @@ RIGID_BODY_TAG = TAG_PREFIX + "preview_rigid_body"
 CONSTRAINT_TAG = TAG_PREFIX + "preview_constraint"
 PROXY_TAG = TAG_PREFIX + "preview_proxy"
 WORLD_TAG = TAG_PREFIX + "preview_world"
+#: the frame and the user's world cache range before the preview (given back by Remove)
+SAVED_TAG = TAG_PREFIX + "preview_saved_frames"
 FOLLOW_NAME = "gltf_physics preview"
 PROXY_SIZE = 0.1
 NO_COLLISIONS = (False,) * COLLECTION_COUNT
@@ -91,7 +93,7 @@ def build_preview(
     (default: all scene objects) a Blender rigid body; returns the objects changed."""
     world = _ensure_world(scene)
     bodies = [
-        body for body in find_bodies(scene.objects if objects is None else objects)
+        body for body in find_bodies(previewed(scene) if objects is None else objects)
         if body.obj.rigid_body is None or body.obj.get(RIGID_BODY_TAG)
     ]
     rules = {body.obj: filter_rule(body.colliders[0].gltf_physics) for body in bodies
@@ -128,7 +130,7 @@ def add_joint_constraint(
     if joint_obj.rigid_body_constraint is None:
         if joint_obj.name not in constraints.objects:
             constraints.objects.link(joint_obj)
-        joint_obj[CONSTRAINT_TAG] = True
+        joint_obj[CONSTRAINT_TAG] = scene
     constraint = joint_obj.rigid_body_constraint
     constraint.type = "GENERIC"
     constraint.disable_collisions = not collide
@@ -148,7 +150,7 @@ def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     the joint objects. Both frames are the joint object's world frame at the start (≈ an
     explicit connected frame elsewhere is not honoured); multi-axis ranges are per-axis (≈)."""
     added = []
-    for obj in scene.objects:
+    for obj in previewed(scene):
         props = obj.gltf_physics
         if props.joint_type == "NONE" or _users_constraint(obj):
             continue
@@ -167,11 +169,47 @@ def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
 def changed_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     """The objects a preview of `scene` changes (bodies get a rigid body or a follow
     constraint, joints a rigid body constraint): they must be editable."""
-    bodies = [body.obj for body in find_bodies(scene.objects)
+    objects = previewed(scene)
+    bodies = [body.obj for body in find_bodies(objects)
               if body.obj.rigid_body is None or body.obj.get(RIGID_BODY_TAG)]
-    joints = [obj for obj in scene.objects
+    joints = [obj for obj in objects
               if obj.gltf_physics.joint_type != "NONE" and not _users_constraint(obj)]
     return bodies + joints
+
+
+def previewed(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """The objects a preview of `scene` simulates: those of its view layer (an excluded
+    collection's are neither drawn nor simulated)."""
+    view_layer = bpy.context.view_layer if bpy.context.scene == scene else scene.view_layers[0]
+    return list(view_layer.objects)
+
+
+def in_another_preview(scene: bpy.types.Scene) -> str | None:
+    """Why `scene` cannot be previewed now, or None: one of its objects is also in another
+    scene whose preview is on (a rigid body is the object's, not one scene's)."""
+    for obj in previewed(scene):
+        owner = _preview_scene(obj)
+        if owner is not None and owner != scene:
+            return f"{obj.name} is in the preview of scene {owner.name}: remove that " \
+                   "preview first"
+    return None
+
+
+def _preview_scene(obj: bpy.types.Object) -> bpy.types.Scene | None:
+    """The scene whose preview tagged `obj` (None: untagged, or tagged before tags named
+    their scene)."""
+    proxy = obj.get(PROXY_TAG)
+    for value in (obj.get(RIGID_BODY_TAG), obj.get(CONSTRAINT_TAG),
+                  proxy.get(HELPER_TAG) if isinstance(proxy, bpy.types.Object) else None):
+        if isinstance(value, bpy.types.Scene):
+            return value
+    return None
+
+
+def _of_preview(value: object, scene: bpy.types.Scene) -> bool:
+    """A tag's value says `scene`'s preview made it (a tag saved before tags named their
+    scene counts for any)."""
+    return value is not None and (value == scene or not isinstance(value, bpy.types.Scene))
 
 
 def _users_constraint(obj: bpy.types.Object) -> bool:
@@ -206,6 +244,7 @@ def remove_preview(scene: bpy.types.Scene) -> None:
     for collection in collections:
         if collection.get(HELPER_TAG) and not collection.all_objects:
             bpy.data.collections.remove(collection)
+    _give_back_frames(scene)
 
 
 def step(scene: bpy.types.Scene, frames: int) -> None:
@@ -324,9 +363,25 @@ def _new_collection(name: str) -> bpy.types.Collection:
 
 
 def _cover_scene_frames(scene: bpy.types.Scene) -> None:
+    """Cover the scene's frames with the world's cache (its range kept for Remove)."""
     cache = scene.rigidbody_world.point_cache
+    if SAVED_TAG not in scene:
+        scene[SAVED_TAG] = [scene.frame_current, cache.frame_start, cache.frame_end]
     cache.frame_start = min(cache.frame_start, scene.frame_start)
     cache.frame_end = max(cache.frame_end, scene.frame_end)
+
+
+def _give_back_frames(scene: bpy.types.Scene) -> None:
+    """The frame and (on the user's own world) the cache range from before the preview."""
+    saved = scene.get(SAVED_TAG)
+    if saved is None:
+        return
+    frame, start, end = (int(v) for v in saved)
+    world = scene.rigidbody_world
+    if world is not None and world.point_cache is not None:
+        world.point_cache.frame_start, world.point_cache.frame_end = start, end
+    scene.frame_set(frame)
+    del scene[SAVED_TAG]
 
 
 def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Object:
@@ -335,7 +390,7 @@ def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Ob
     if obj.type == "MESH":
         if obj.name not in world.collection.objects:
             world.collection.objects.link(obj)  # Blender adds obj.rigid_body
-        obj[RIGID_BODY_TAG] = True
+        obj[RIGID_BODY_TAG] = world.id_data  # (the scene)
         return obj
     proxy = new_helper(world, f"{obj.name}.preview", box_mesh((PROXY_SIZE,) * 3), None,
                         obj.matrix_world)
@@ -401,10 +456,18 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 
 
 def _tagged(scene: bpy.types.Scene, tag: str | None) -> list[bpy.types.Object]:
-    """Scene and rigid body world objects carrying `tag` (all of them for None) that can be
-    changed: a linked object keeps what its library saved (`kept_by_library`)."""
-    return [obj for obj in _scene_objects(scene) if (tag is None or obj.get(tag) is not None)
-            and editable_problem(obj) is None]
+    """Scene and rigid body world objects carrying `tag` of this scene's preview (all of
+    them for None) that can be changed: a linked object keeps what its library saved
+    (`kept_by_library`), and an object shared with another scene keeps that scene's."""
+    def mine(obj: bpy.types.Object) -> bool:
+        if tag is None:
+            return True
+        value = obj.get(tag)
+        if tag == PROXY_TAG:
+            value = value.get(HELPER_TAG) if isinstance(value, bpy.types.Object) else value
+        return _of_preview(value, scene)
+
+    return [obj for obj in _scene_objects(scene) if mine(obj) and editable_problem(obj) is None]
 
 
 def _scene_objects(scene: bpy.types.Scene) -> set[bpy.types.Object]:
@@ -460,4 +523,5 @@ def _remove_constraint(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
     constraints = scene.rigidbody_world and scene.rigidbody_world.constraints
     if constraints is not None and obj.name in constraints.objects:
         constraints.objects.unlink(obj)
-    del obj[CONSTRAINT_TAG]
+    if obj.rigid_body_constraint is None:  # (else kept ours: a later Remove can end it)
+        del obj[CONSTRAINT_TAG]

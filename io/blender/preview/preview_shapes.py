@@ -171,7 +171,7 @@ def new_helper(
 ) -> bpy.types.Object:
     """A hidden mesh object in the rigid body collection only (Blender adds its rigid body)."""
     helper = bpy.data.objects.new(name, mesh)
-    helper[HELPER_TAG] = True
+    helper[HELPER_TAG] = world.id_data  # the scene whose preview made it
     helper.parent = parent
     helper.matrix_basis = matrix
     world.collection.objects.link(helper)
