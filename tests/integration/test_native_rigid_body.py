@@ -284,3 +284,20 @@ def test_the_preview_leaves_an_excluded_collection_alone(clean_scene):
     tags = [key for obj in bpy.data.objects for key in obj.keys()  # noqa: SIM118
             if key.startswith("gltf_physics_")]
     assert tags == []
+
+
+def test_a_preview_saved_before_its_tags_named_the_scene_is_still_removed(clean_scene, nrb):
+    """Files saved with an earlier release carry True where the scene now is: Remove
+    Preview still takes that preview away."""
+    _floor()
+    box = _dynamic_box()
+    ball = h.set_physics(h.empty_object("Ball", (3, 0, 2)), motion_type="DYNAMIC",
+                         shape_type="SPHERE")
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    for obj in bpy.data.objects:
+        for key in [k for k in obj.keys() if k.startswith("gltf_physics_preview")]:  # noqa: SIM118
+            if key != nrb.PROXY_TAG:
+                obj[key] = True
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert box.rigid_body is None and not ball.constraints
+    assert [o.name for o in bpy.data.objects] == ["Ball", "Box", "Floor"]
