@@ -32,8 +32,11 @@ class GravityBatches:
         entry = self.entries.get(obj.name)
         if entry is None or entry[0] != key:
             self.builds += 1
-            mesh = shape_triangles(obj)
-            lines = to_blender(gravity_lines(volume, mesh)) if volume is not None else None
+            try:
+                mesh = shape_triangles(obj)
+                lines = to_blender(gravity_lines(volume, mesh)) if volume is not None else None
+            except (ValueError, TypeError, ArithmeticError):  # a drawing never raises: a
+                lines = None  # volume whose figure cannot be made shows none
             entry = (key, self.make_batch(lines) if lines is not None and len(lines) else None)
             self.entries[obj.name] = entry
         return entry[1]

@@ -15,6 +15,7 @@ from typing import Any
 
 import bpy
 import numpy as np
+import pytest
 
 from gltf_physics.io.codecs.registry import decode_gravity_document
 from gltf_physics.io.diagnostics import Report
@@ -22,6 +23,7 @@ from gltf_physics.io.document import DocumentView
 from gltf_physics.io.gravity import mesh_figure, pull
 from gltf_physics.io.mesh_data import MeshData
 from gltf_physics.io.node_graph import NodeGraph
+from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 from tests.integration.scene_helpers import assert_valid
 from tests.integration.test_gravity import EXT, _trigger, through_blender
@@ -274,3 +276,23 @@ def test_linked_mesh_shaped_volume_exports_its_shape(clean_scene, tmp_path: Path
     assert np.allclose(world[:3, 3], (0.0, 0.0, -5.0))
     # inside the rock, 0.5 m below its top face (the trimesh is a surface): pulled up, 4 g
     assert np.allclose(pull(volume, world, (0.0, 0.5, -5.0), figure), (0.0, 4 * 9.80665, 0.0))
+
+
+@pytest.mark.parametrize("kind", ["CONVEX", "TRIMESH"])
+@pytest.mark.parametrize("broken", ["nan-location", "huge-scale"])
+def test_the_overlay_never_raises_for_a_transform_without_a_figure(clean_scene, kind,
+                                                                   broken) -> None:
+    """A NaN location or a 1e20 scale makes the shape's triangles non-finite: the overlay
+    draws nothing for that volume (its draw callback raised on every redraw)."""
+    overlay = importlib.import_module(f"{MODULE}.panels.gravity_overlay")
+    cache = overlay.GravityBatches(lambda lines: lines)
+    volume = _trigger("Planet Zone", "SHAPED", (0, 0, 0), (0, 0, 0), (1, 1, 1),
+                      gravity_shape_type=kind)
+    rock = h.mesh_object("Rock", "cube", (0, 0, 3))
+    volume.gltf_physics.gravity_shape_object = rock
+    if broken == "nan-location":
+        rock.location.x = float("nan")
+    else:
+        volume.scale = (1e20, 1e20, 1e20)
+    bpy.context.view_layer.update()
+    assert cache.batch(volume) is None

@@ -301,3 +301,19 @@ def test_a_preview_saved_before_its_tags_named_the_scene_is_still_removed(clean_
     assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
     assert box.rigid_body is None and not ball.constraints
     assert [o.name for o in bpy.data.objects] == ["Ball", "Box", "Floor"]
+
+
+@pytest.mark.parametrize("kind", ["CONVEX", "TRIMESH"])
+def test_the_preview_skips_a_mesh_shape_of_an_object_blender_makes_no_mesh_from(clean_scene,
+                                                                               kind):
+    """A point cloud with a convex or triangle-mesh shape: the preview gives that shape no
+    collider (it raised half-way, leaving half a preview) and previews everything else."""
+    floor = _floor()
+    cloud = bpy.data.objects.new("Cloud", bpy.data.pointclouds.new("Cloud"))
+    clean_scene.collection.objects.link(cloud)
+    cloud.location.z = 3
+    h.set_physics(cloud, motion_type="DYNAMIC", shape_type=kind)
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert floor.rigid_body is not None
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert floor.rigid_body is None and clean_scene.rigidbody_world is None

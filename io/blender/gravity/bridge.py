@@ -83,13 +83,17 @@ def line_points(obj: bpy.types.Object) -> list[Vector]:
 
 def shape_triangles(obj: bpy.types.Object, yup: bool = True) -> np.ndarray | None:
     """The triangles (n×3×3, in the object's space) of the mesh a shaped volume's convex or
-    triangle-mesh shape is made from, evaluated (None without one, or when it is empty)."""
+    triangle-mesh shape is made from, evaluated (None without one, when it is empty, or when
+    a transform makes it non-finite)."""
     source = shape_mesh_object(obj)
     if source is None:
         return None
     to_local = obj.matrix_world.inverted_safe() @ source.matrix_world
     data = evaluated_triangles(source, bpy.context.evaluated_depsgraph_get(), to_local, yup)
-    return None if data is None else data[0][data[1]].astype(np.float64)
+    triangles = None if data is None else data[0][data[1]].astype(np.float64)
+    if triangles is not None and not np.isfinite(triangles).all():
+        return None  # a NaN or overflowing transform: no shape to pull towards
+    return triangles
 
 
 def shape_mesh_key(obj: bpy.types.Object) -> int | None:

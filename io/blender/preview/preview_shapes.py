@@ -24,6 +24,8 @@ PLANE_THICKNESS = 1.0
 INFINITE_PLANE = 1000.0
 HULL_SEGMENTS = 24
 ANALYTIC_SHAPES = frozenset({"BOX", "SPHERE", "CAPSULE", "CYLINDER"})
+#: The object types Blender makes a mesh from (`BlendData.meshes.new_from_object`).
+MESH_LIKE = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
 
 
 def add_shapes(
@@ -84,7 +86,8 @@ def _part_helper(
     name = f"{part.name}.shape"
     if props.shape_type in NATIVE_MESH_SHAPE:
         source = part if props.mesh_source == "SELF" else props.mesh_object
-        has_geometry = source is not None and local_bounds(source) is not None
+        has_geometry = source is not None and source.type in MESH_LIKE \
+            and local_bounds(source) is not None
         mesh = _mesh_copy(source, to_body @ source.matrix_world) if has_geometry else None
         if mesh is None:
             return None
