@@ -191,3 +191,30 @@ def test_a_gravity_priority_beyond_what_blender_stores_is_clamped(clean_scene, t
     assert g2.gltf_physics.gravity_type == "POINT"
     clamped = [line for line in said if "[gravity-priority-clamped]" in line]
     assert len(clamped) == (priority != kept), said
+
+
+def test_a_file_without_scenes_keeps_its_geometry_nodes(clean_scene, tmp_path, caplog):
+    """KHR `geometry.node` targets are dropped only when they lie outside the file's
+    scenes; a file without scenes imports every node as its scene, so none is dropped (the
+    visible mesh was deleted, and a target first among the roots crashed the importer).
+    With scenes, the orphan target goes with its mesh (no mesh of no user is left)."""
+    from tests.integration import scene_helpers as h
+
+    level = h.empty_object("Level")
+    mesh = h.mesh_object("LevelMesh", "cube")
+    mesh.parent = level
+    h.set_physics(level, shape_type="TRIMESH", mesh_source="OBJECT", mesh_object=mesh)
+    with_scene = tmp_path / "level.gltf"
+    gltf = h.export(with_scene, "KHR", "NODE")
+    gltf.pop("scenes")
+    gltf.pop("scene", None)
+    (tmp_path / "sceneless.gltf").write_text(json.dumps(gltf))
+    for path, kept in ((tmp_path / "sceneless.gltf", True), (with_scene, False)):
+        bpy.ops.wm.read_homefile(use_empty=True)
+        said = import_logged(path, caplog)
+        assert not [line for line in said if "[import-failed]" in line], said
+        assert "LevelMesh" in bpy.data.objects
+        assert bpy.data.objects["Level"].gltf_physics.shape_type == "TRIMESH"
+        targets = [o for o in bpy.data.objects if o.name.endswith(".physicsMesh")]
+        assert bool(targets) == kept
+        assert not [m.name for m in bpy.data.meshes if m.users == 0]

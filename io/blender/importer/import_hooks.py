@@ -267,15 +267,31 @@ class PhysicsImportExtension:
         assert self.view is not None
         if not self.view.users(BODIES_EXT):
             return
-        in_scene = self.view.subtrees(
-            root for scene in gltf.data.scenes or [] for root in scene.nodes or [])
+        roots = [root for scene in gltf.data.scenes or [] for root in scene.nodes or []]
+        if not roots:
+            return  # no scene: the importer imported every node as the scene
+        in_scene = self.view.subtrees(roots)
         if len(in_scene) == len(self.view.nodes):
             return  # every node is in a scene (the usual file): no orphans to look for
         for index in _geometry_node_targets(self.view) - in_scene:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
-                bpy.data.objects.remove(obj)
-                gltf.vnodes.pop(index, None)  # the importer selects every vnode's object next
+                self._remove_orphan(gltf, index, obj)
+
+    def _remove_orphan(self, gltf: Any, index: int, obj: bpy.types.Object) -> None:
+        """Delete the object of orphan node `index` with its mesh (both made by this import;
+        the importer still uses the collection it made for orphans)."""
+        mesh = obj.data
+        bpy.data.objects.remove(obj)
+        if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0:
+            bpy.data.meshes.remove(mesh)
+        # the importer selects every vnode's object next: forget this one everywhere
+        vnode = gltf.vnodes.pop(index, None)
+        parent = gltf.vnodes.get(getattr(vnode, "parent", None))
+        for holder in (parent, gltf.vnodes.get("root")):
+            children = getattr(holder, "children", None)
+            if isinstance(children, list) and index in children:
+                children.remove(index)
 
     def _mark_compound_members(self, gltf: Any) -> None:
         """Descendant triggers that a compound trigger does not list stay out of it."""
