@@ -218,3 +218,56 @@ def test_a_file_without_scenes_keeps_its_geometry_nodes(clean_scene, tmp_path, c
         targets = [o for o in bpy.data.objects if o.name.endswith(".physicsMesh")]
         assert bool(targets) == kept
         assert not [m.name for m in bpy.data.meshes if m.users == 0]
+
+
+def bone_physics_file() -> dict:
+    """An armature Rig with bones Upper (a dynamic body that is also a vehicle) and Lower
+    (a trigger that is also a gravity volume): physics on bone nodes, several extensions
+    each."""
+    import base64
+    import struct
+
+    matrices = [(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -y, 0, 1) for y in (2.0, 1.0)]
+    data = b"".join(struct.pack("<16f", *m) for m in matrices)
+    return {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [
+            {"name": "Rig", "children": [1]},
+            {"name": "Upper", "translation": [0, 2, 0], "children": [2], "extensions": {
+                "OMI_physics_body": {"motion": {"type": "dynamic", "mass": 5},
+                                     "collider": {"shape": 0}},
+                "OMI_vehicle_body": {"gyroTorque": [10, 10, 10]}}},
+            {"name": "Lower", "translation": [0, -1, 0], "extensions": {
+                "OMI_physics_body": {"trigger": {"shape": 0}},
+                "OMI_physics_gravity": {"type": "directional", "gravity": 3.0,
+                                        "directional": {"direction": [1, 0, 0]}}}},
+        ],
+        "skins": [{"joints": [1, 2], "inverseBindMatrices": 0}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "MAT4"}],
+        "bufferViews": [{"buffer": 0, "byteLength": len(data)}],
+        "buffers": [{"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(data).decode()}],
+        "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body", "OMI_vehicle_body",
+                           "OMI_physics_gravity"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box",
+                                                          "box": {"size": [1, 1, 1]}}]}},
+    }
+
+
+def test_all_of_a_bone_nodes_physics_goes_on_one_empty(clean_scene, tmp_path, caplog):
+    """A bone node with a body and a vehicle, one with a trigger and a gravity volume: one
+    Empty per bone carries everything (each extension had made an Empty of its own, and the
+    re-export lost the mass, the collider and the gravity)."""
+    path = tmp_path / "bones.gltf"
+    path.write_text(json.dumps(bone_physics_file()))
+    import_logged(path, caplog)
+    on_bones = {}
+    for obj in bpy.data.objects:
+        if obj.parent_type == "BONE":
+            on_bones.setdefault(obj.parent_bone, []).append(obj)
+    assert sorted((bone, len(objs)) for bone, objs in on_bones.items()) == [("Lower", 1),
+                                                                           ("Upper", 1)]
+    upper, lower = on_bones["Upper"][0].gltf_physics, on_bones["Lower"][0].gltf_physics
+    assert (upper.motion_type, upper.shape_type, upper.is_vehicle) == ("DYNAMIC", "BOX", True)
+    assert upper.mass == pytest.approx(5.0)
+    assert (lower.shape_role, lower.gravity_type) == ("TRIGGER", "DIRECTIONAL")

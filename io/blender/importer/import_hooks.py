@@ -96,6 +96,7 @@ class PhysicsImportExtension:
         self.gravity = GravityScene()
         self.report = Report()
         self.claims = UnbackedClaims()
+        self.stand_ins: dict[int, bpy.types.Object | None] = {}
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -104,6 +105,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         self.claims = UnbackedClaims()  # collision meshes' elements without data, per import
+        self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
         try:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
@@ -160,7 +162,7 @@ class PhysicsImportExtension:
 
         nodes = ImporterNodes(gltf.data.nodes or [])
         for index, physics in self.physics.nodes.items():
-            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+            obj = self._node_object(gltf, index)
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "node has no object; skipped")
                 continue
@@ -177,16 +179,26 @@ class PhysicsImportExtension:
         """Vehicle bodies, wheels, thrusters and seats (seats first: a body names its seat)."""
         seats_first = sorted(self.vehicles.nodes.items(), key=lambda item: item[1].seat is None)
         for index, parts in seats_first:
-            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+            obj = self._node_object(gltf, index)
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "vehicle node has no object")
                 continue
             seat = parts.vehicle_body.pilot_seat if parts.vehicle_body else None
-            seat_object = None if seat is None else _object_of(gltf, seat)
+            seat_object = None if seat is None else self._node_object(gltf, seat)
             try:
                 write_vehicle_node(obj, parts, seat_object, writer)
             except Exception as exc:
                 self._node_failed(index, exc)
+
+    def _node_object(self, gltf: Any, index: int) -> bpy.types.Object | None:
+        """The object of node `index`: the importer's, or for a bone's node one Empty that
+        carries all of the node's physics (made once, on first need)."""
+        obj = _object_of(gltf, index)
+        if obj is None and isinstance(index, int):
+            if index not in self.stand_ins:
+                self.stand_ins[index] = _bone_stand_in(gltf, index, self.report)
+            obj = self.stand_ins[index]
+        return obj
 
     def _node_failed(self, index: int, exc: Exception) -> None:
         """Said once, without a traceback (kept in the debug log): the node's physics, or
@@ -200,7 +212,7 @@ class PhysicsImportExtension:
         if self.gravity.world is not None:
             write_world_gravity(scene, self.gravity.world)
         for index, volume in self.gravity.nodes.items():
-            obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+            obj = self._node_object(gltf, index)
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
                 continue
@@ -214,7 +226,7 @@ class PhysicsImportExtension:
     def _apply_joint(self, gltf: Any, index: int, joint: Joint) -> None:
         """Make the node's object a joint connected to the right body (or frame)."""
         where = f"/nodes/{index}"
-        obj = _object_of(gltf, index) or _bone_stand_in(gltf, index, self.report)
+        obj = self._node_object(gltf, index)
         if obj is None:
             self.report.warn("no-object", where, "joint node has no object; skipped")
             return
@@ -230,9 +242,7 @@ class PhysicsImportExtension:
             props.joint_connected_body = body_b
             props.joint_attachment = None
         else:
-            attachment = _object_of(gltf, joint.connected_node) or _bone_stand_in(
-                gltf, joint.connected_node, self.report
-            )
+            attachment = self._node_object(gltf, joint.connected_node)
             if attachment is None:
                 self.report.warn("joint-skipped", where, "connected node has no object")
                 return
