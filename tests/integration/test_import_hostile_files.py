@@ -271,3 +271,29 @@ def test_all_of_a_bone_nodes_physics_goes_on_one_empty(clean_scene, tmp_path, ca
     assert (upper.motion_type, upper.shape_type, upper.is_vehicle) == ("DYNAMIC", "BOX", True)
     assert upper.mass == pytest.approx(5.0)
     assert (lower.shape_role, lower.gravity_type) == ("TRIGGER", "DIRECTIONAL")
+
+
+@pytest.mark.parametrize("joint_on", ["A", "parent"])
+def test_a_v1_joint_imported_into_a_collection_off_in_viewports_keeps_its_frame(
+        clean_scene, tmp_path, caplog, joint_on):
+    """Objects imported into a collection disabled in viewports are not evaluated: a v1
+    joint's frame is placed from the file's transforms, not from stale world matrices (it
+    collapsed onto body A's origin)."""
+    path = tmp_path / "v1.gltf"
+    path.write_text(json.dumps(v1_joint_file(joint_on)))
+    import_logged(path, caplog)
+    bpy.context.view_layer.update()
+    expected = {o.name: tuple(o.matrix_world.translation) for o in bpy.data.objects}
+    bpy.ops.wm.read_homefile(use_empty=True)
+    off = bpy.data.collections.new("Off")
+    bpy.context.scene.collection.children.link(off)
+    off.hide_viewport = True
+    layer = bpy.context.view_layer.layer_collection.children["Off"]
+    bpy.context.view_layer.active_layer_collection = layer
+    import_logged(path, caplog)
+    off.hide_viewport = False
+    bpy.context.view_layer.update()
+    placed = {o.name: tuple(o.matrix_world.translation) for o in bpy.data.objects}
+    assert placed.keys() == expected.keys()
+    for name, where in expected.items():
+        assert placed[name] == pytest.approx(where), name

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import bpy
-from mathutils import Quaternion
+from mathutils import Matrix, Quaternion
 
 from ...codecs.khr import BODIES_EXT
 from ...codecs.registry import (
@@ -31,7 +31,7 @@ from ...vehicle_model import VehicleScene
 from .. import gltf_compat
 from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
-from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
+from ..bridge.joint_bridge import body_of, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
 from ..gravity.bridge import write_gravity, write_world_gravity
 from ..settings.stored_settings import GROUP
@@ -135,8 +135,6 @@ class PhysicsImportExtension:
         writer = PropertyWriter(scene, self.report, objects_untouched=not _restores_settings(gltf))
         self._apply_nodes(gltf, writer)
         self._mark_compound_members(gltf)
-        if any(p.joint and p.joint.legacy_bodies for p in self.physics.nodes.values()):
-            bpy.context.view_layer.update()  # world matrices for re-parenting v1 joints
         for index, physics in self.physics.nodes.items():
             if physics.joint is not None:
                 try:
@@ -406,15 +404,29 @@ def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Rep
     than the joint), as the converter makes."""
     if body_of(obj) == body_a:
         return obj
+    world = _world(obj)
     if obj.type == "EMPTY" and not obj.children and body_of(obj) is None:
-        reparent_keep_world(obj, body_a)
+        obj.parent = body_a
+        obj.matrix_parent_inverse.identity()
+        obj.matrix_basis = _world(body_a).inverted_safe() @ world
         return obj
     frame = _child(body_a, f"{obj.name}.joint", None)
-    frame.matrix_basis = body_a.matrix_world.inverted_safe() @ obj.matrix_world
+    frame.matrix_basis = _world(body_a).inverted_safe() @ world
     frame.empty_display_type = "ARROWS"
     report.info("joint-frame-node", where,
                 f"the v1 joint node holds more than a joint: its joint is on {frame.name}")
     return frame
+
+
+def _world(obj: bpy.types.Object) -> Matrix:
+    """The world matrix of a new object, from its parents as Blender composes it: an object
+    outside the evaluated view layer (another scene, a hidden collection) has no current
+    `matrix_world` yet. Bone parenting is left to Blender."""
+    if obj.parent is None:
+        return obj.matrix_basis.copy()
+    if obj.parent_type != "OBJECT":
+        return obj.matrix_world.copy()
+    return _world(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
 
 
 def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
