@@ -297,3 +297,32 @@ def test_a_v1_joint_imported_into_a_collection_off_in_viewports_keeps_its_frame(
     assert placed.keys() == expected.keys()
     for name, where in expected.items():
         assert placed[name] == pytest.approx(where), name
+
+
+def test_a_second_scene_of_the_file_gets_its_own_collision_layers(clean_scene, tmp_path,
+                                                                  caplog):
+    """A file's second scene imported as a Blender scene of its own (not as a collection):
+    its colliders' layers are that scene's (they indexed the active scene's, so the second
+    scene exported an empty filter)."""
+    if "import_scene_as_collection" not in bpy.ops.import_scene.gltf.get_rna_type().properties:
+        pytest.skip("this Blender's glTF importer has no 'scene as collection' option")
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    gltf["extensions"]["OMI_physics_shape"]["shapes"][0] = {"type": "sphere",
+                                                            "sphere": {"radius": 1}}
+    gltf["nodes"][0]["extensions"]["OMI_physics_body"]["collider"]["collisionFilter"] = 0
+    gltf["extensions"]["OMI_physics_body"] = {"collisionFilters": [
+        {"collisionSystems": ["Props"], "collideWithSystems": ["Props", "Players"]}]}
+    gltf["scenes"] = [{"name": "Main", "nodes": [1]}, {"name": "Extra", "nodes": [0]}]
+    path = tmp_path / "two_scenes.gltf"
+    path.write_text(json.dumps(gltf))
+    caplog.clear()
+    assert bpy.ops.import_scene.gltf(filepath=str(path),
+                                     import_scene_as_collection=False) == {"FINISHED"}
+    body = bpy.data.objects["Body"]
+    scene = body.users_scene[0]
+    assert scene != bpy.context.scene
+    names = [layer.name for layer in scene.gltf_physics.layers]
+    props = body.gltf_physics
+    assert [names[i] for i, on in enumerate(props.filter_layers) if on] == ["Props"]
+    assert [names[i] for i, on in enumerate(props.filter_targets) if on] == ["Props",
+                                                                            "Players"]

@@ -65,19 +65,34 @@ class PropertyWriter:
     ) -> None:
         """`objects_untouched`: every object written to still has its default settings
         (true for the objects an import creates, unless the file's extras restored some)."""
+        self.scene = scene
         self.layers = scene.gltf_physics.layers
+        self.one_scene = len(bpy.data.scenes) == 1  # (then every object is in `scene`)
         self.report = report
         self.yup = yup
         self.objects_untouched = objects_untouched
-        self._plans: dict[tuple[int, int | None], tuple[NodePhysics, _Plan]] = {}
+        self._plans: dict[tuple[int, int | None, int], tuple[NodePhysics, _Plan]] = {}
         self._side_effects = False
+
+    def _layers_of(self, obj: bpy.types.Object, physics: NodePhysics) -> int:
+        """Point `layers` at the collision layers of `obj`'s scene (the importer may put a
+        file's other scene in a Blender scene of its own); a key for them (0: the writer's
+        scene's, or no filter to write)."""
+        if self.one_scene:
+            return 0
+        filtered = any(part is not None and part.filter is not None
+                       for part in (physics.collider, physics.trigger))
+        scenes = obj.users_scene if filtered else ()
+        scene = scenes[0] if scenes and self.scene not in scenes else self.scene
+        self.layers = scene.gltf_physics.layers
+        return 0 if scene == self.scene else scene.as_pointer()
 
     def apply(
         self, obj: bpy.types.Object, physics: NodePhysics, own_mesh: int | None,
         make_proxy: MeshProxy, make_child: Callable[[bpy.types.Object, str], bpy.types.Object],
     ) -> None:
         """Set every physics property of `obj` from `physics` (unset ones to their defaults)."""
-        key = (id(physics), own_mesh)
+        key = (id(physics), own_mesh, self._layers_of(obj, physics))
         if key in self._plans:  # an equal node met before: its writes, without side effects
             self._flush(obj, self._plans[key][1])
             return
