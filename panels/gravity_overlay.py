@@ -27,16 +27,20 @@ class GravityBatches:
         if obj.gltf_physics.gravity_type == "NONE":
             self.entries.pop(obj.name, None)
             return None
-        volume = gravity_of(obj)
-        key = (volume, shape_mesh_key(obj))  # a mesh shape's edits rebuild too
+        try:  # a drawing never raises: a volume whose figure cannot be made shows none
+            volume = gravity_of(obj)
+            key = (volume, shape_mesh_key(obj))  # a mesh shape's edits rebuild too
+        except (ValueError, TypeError, ArithmeticError):
+            self.entries.pop(obj.name, None)
+            return None
         entry = self.entries.get(obj.name)
         if entry is None or entry[0] != key:
             self.builds += 1
             try:
                 mesh = shape_triangles(obj)
                 lines = to_blender(gravity_lines(volume, mesh)) if volume is not None else None
-            except (ValueError, TypeError, ArithmeticError):  # a drawing never raises: a
-                lines = None  # volume whose figure cannot be made shows none
+            except (ValueError, TypeError, ArithmeticError):
+                lines = None
             entry = (key, self.make_batch(lines) if lines is not None and len(lines) else None)
             self.entries[obj.name] = entry
         return entry[1]

@@ -34,7 +34,8 @@ def is_gravity_carrier(obj: bpy.types.Object | None) -> bool:
 
 def gravity_rows(kind_item: str) -> list[str]:
     """The row properties the panel draws for a type, in order."""
-    params = KIND_PARAMS[GRAVITY_KIND[kind_item]]
+    kind = GRAVITY_KIND.get(kind_item)  # (an unknown stored value reads as '')
+    params = KIND_PARAMS.get(kind, ()) if kind is not None else ()
     by_attr = {row.attr: row.prop for row in GRAVITY}
     return [by_attr[a] for a in (*AMOUNT, *(r.attr for r in GRAVITY if r.attr in params),
                                  *COMBINING)]
@@ -95,7 +96,7 @@ def _draw_figure(layout: bpy.types.UILayout, props: bpy.types.PropertyGroup) -> 
             layout.label(text="A line needs at least 2 points", icon="ERROR")
     elif props.gravity_type == "SHAPED":
         layout.prop(props, "gravity_shape_type")
-        for name in SHAPE_SIZE[props.gravity_shape_type]:
+        for name in SHAPE_SIZE.get(props.gravity_shape_type, ()):  # ('' when unknown)
             layout.prop(props, name)
 
 

@@ -107,7 +107,7 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
             layout.prop(props, "size_mode")
             column = layout.column()
             column.enabled = props.size_mode == "CUSTOM"
-            for name in SIZE_FIELDS[props.shape_type]:
+            for name in SIZE_FIELDS.get(props.shape_type, ()):  # ('' when unknown)
                 column.prop(props, name)
             column.prop(props, "shape_offset")
             column.prop(props, "shape_rotation")

@@ -119,7 +119,9 @@ def shape_mesh_key(obj: bpy.types.Object) -> int | None:
 def _shape_of(obj: bpy.types.Object, yup: bool,
               mesh_ref: Callable[[bpy.types.Object], Any] | None) -> Shape:
     props = obj.gltf_physics
-    kind = SHAPE_KIND[props.gravity_shape_type]
+    kind = SHAPE_KIND.get(props.gravity_shape_type)
+    if kind is None:  # a stored value this release does not know reads as ''
+        raise ValueError(f"{obj.name}: the gravity shape type is unknown")
     if props.gravity_shape_type in GRAVITY_MESH_SHAPES:
         return Shape(kind, mesh=shape_mesh_object(obj) if mesh_ref is None  # type: ignore
                      else mesh_ref(obj))
