@@ -103,6 +103,9 @@ class StagedFiles:
                                         suffix=".part")
         temp = Path(name)
         try:
+            # the mode a plain write gives (mkstemp's is owner-only), or the replaced file's
+            mode = target.stat().st_mode & 0o7777 if target.is_file() else _new_file_mode()
+            os.fchmod(handle, mode)
             with os.fdopen(handle, "wb") as out:
                 if hasattr(chunks, "read"):
                     shutil.copyfileobj(chunks, out)
@@ -115,10 +118,12 @@ class StagedFiles:
         self._moves.append((temp, target))
 
     def commit(self) -> None:
-        """Move every staged file into place."""
+        """Move every staged file into place (a rename within each folder; should one fail,
+        those moved stay and the rest are removed when the block ends)."""
         while self._moves:
-            temp, target = self._moves.pop(0)
+            temp, target = self._moves[0]
             temp.replace(target)
+            self._moves.pop(0)
 
     def __enter__(self) -> StagedFiles:
         return self
@@ -128,6 +133,13 @@ class StagedFiles:
             with contextlib.suppress(OSError):
                 temp.unlink()
         self._moves.clear()
+
+
+def _new_file_mode() -> int:
+    """The permissions a new file gets under the process's umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def asset_bytes(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> bytes:

@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Every file is written under a temporary name first and moved into place only when
     # all are written: a failure or an interrupt leaves no partial file behind.
-    writing = args.output
+    writing: Path | None = args.output
     try:
         with asset_files.StagedFiles() as staged:
             args.output.parent.mkdir(parents=True, exist_ok=True)
@@ -155,9 +155,13 @@ def main(argv: list[str] | None = None) -> int:
                 writing = args.report
                 args.report.parent.mkdir(parents=True, exist_ok=True)
                 staged.write(args.report, report_bytes(args, report.listed()))
+            writing = None
             staged.commit()
     except (OSError, ValueError) as exc:
-        print(f"error: nothing written: cannot write {writing}: {exc}", file=sys.stderr)
+        if writing is None:  # (a rename failed: the files before it are in place)
+            print(f"error: cannot move every written file into place: {exc}", file=sys.stderr)
+        else:
+            print(f"error: nothing written: cannot write {writing}: {exc}", file=sys.stderr)
         return 1
     print_issues(report.listed())
     warnings = len(report.of("warning")) + len(report.of("error"))

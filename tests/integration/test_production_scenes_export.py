@@ -625,3 +625,23 @@ def test_layers_added_by_script_without_names_stay_distinct(clean_scene, tmp_pat
     gltf = export_checked(tmp_path / "layers.gltf", fmt)
     assert filter_of_node(gltf, fmt, "Box") == {"collisionSystems": ["Layer"],
                                                  "notCollideWithSystems": ["Layer.001"]}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_pilot_seat_under_a_duplicated_car_is_the_cars_own(clean_scene, tmp_path, fmt):
+    """The seat is a duplicated child's child, so the exporter writes it twice: the car's
+    pilot seat is the copy under that car, never the stray copy (made first here, as the
+    seat was linked before the car)."""
+    seat = h.set_physics(h.empty_object("Seat", (0, 0, 1.5)), is_seat=True)
+    parent = spots()
+    car = h.set_physics(h.mesh_object("Car", "cube", (0, 0, 1)), motion_type="DYNAMIC",
+                        shape_type="BOX", is_vehicle=True)
+    car.parent = parent
+    seat.parent = car
+    car.gltf_physics.vehicle_pilot_seat = seat
+    gltf = export_checked(tmp_path / "cars.gltf", fmt)
+    cars = indices(gltf, "Car")
+    assert len(cars) == 2
+    for index in cars:
+        body = gltf["nodes"][index]["extensions"]["OMI_vehicle_body"]
+        assert index in ancestors(gltf, body["pilotSeat"]), "a stray copy as the seat"

@@ -277,6 +277,14 @@ def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(c
     scene = bpy.context.scene
     h.set_physics(h.empty_object("Terrain"), motion_type="STATIC", shape_type="TRIMESH")
     assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}
+    # a curve's own mesh is written as its node's mesh: no finding
+    curve = bpy.data.curves.new("Road", "CURVE")
+    curve.extrude = 0.5
+    curve.splines.new("POLY").points.add(2)
+    road = bpy.data.objects.new("Road", curve)
+    scene.collection.objects.link(road)
+    h.set_physics(road, motion_type="STATIC", shape_type="TRIMESH")
+    assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}
     bpy.ops.wm.read_homefile(use_empty=True)
     crate = h.set_physics(h.mesh_object("Crate"), motion_type="STATIC", shape_type="BOX")
     library = tmp_path / "crate.blend"

@@ -157,3 +157,21 @@ def test_a_glb_keeps_its_external_resources(tmp_path: Path) -> None:
     result = run_cli(str(path), str(output), "--to", "khr")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "b" / "data.bin").read_bytes() == BUFFER
+
+
+def test_written_files_get_the_permissions_a_plain_write_gives(tmp_path: Path) -> None:
+    """A staged file is not owner-only (mkstemp's mode); a replaced file keeps its mode."""
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        path = source(tmp_path / "a")
+        output = tmp_path / "b" / "zone.gltf"
+        assert run_cli(str(path), str(output), "--to", "khr").returncode == 0
+        assert output.stat().st_mode & 0o777 == 0o644
+        assert (output.parent / "data.bin").stat().st_mode & 0o777 == 0o644
+        output.chmod(0o640)
+        assert run_cli(str(path), str(output), "--to", "omi", "--overwrite").returncode == 0
+        assert output.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)

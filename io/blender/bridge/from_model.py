@@ -66,7 +66,7 @@ class PropertyWriter:
         """`objects_untouched`: every object written to still has its default settings
         (true for the objects an import creates, unless the file's extras restored some)."""
         self.scene = scene
-        self.layers = scene.gltf_physics.layers
+        self.layers = self.scene_layers = scene.gltf_physics.layers
         self.one_scene = len(bpy.data.scenes) == 1  # (then every object is in `scene`)
         self.report = report
         self.yup = yup
@@ -78,14 +78,15 @@ class PropertyWriter:
         """Point `layers` at the collision layers of `obj`'s scene (the importer may put a
         file's other scene in a Blender scene of its own); a key for them (0: the writer's
         scene's, or no filter to write)."""
-        if self.one_scene:
+        self.layers = self.scene_layers
+        if self.one_scene or not any(part is not None and part.filter is not None
+                                     for part in (physics.collider, physics.trigger)):
             return 0
-        filtered = any(part is not None and part.filter is not None
-                       for part in (physics.collider, physics.trigger))
-        scenes = obj.users_scene if filtered else ()
-        scene = scenes[0] if scenes and self.scene not in scenes else self.scene
-        self.layers = scene.gltf_physics.layers
-        return 0 if scene == self.scene else scene.as_pointer()
+        scenes = obj.users_scene
+        if not scenes or self.scene in scenes:
+            return 0
+        self.layers = scenes[0].gltf_physics.layers
+        return scenes[0].as_pointer()
 
     def apply(
         self, obj: bpy.types.Object, physics: NodePhysics, own_mesh: int | None,

@@ -249,8 +249,10 @@ class PhysicsExportExtension(JointExport):
         nodes, objects = self.scene_nodes, self.scene_objects
         gathered = zip(nodes, objects, self.scene_child_counts, strict=True)
         self.scene_nodes, self.scene_objects, self.scene_child_counts = [], [], []
-        if self.stray:
-            gathered = self._without_stray(gathered)
+        if self.stray:  # (neither built nor indexed: a partner is never a stray copy)
+            kept = self._without_stray(gathered)
+            gathered = kept
+            nodes, objects = [item[0] for item in kept], [item[1] for item in kept]
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint:
@@ -271,10 +273,12 @@ class PhysicsExportExtension(JointExport):
         self.stray = []
         kept = [item for item in gathered if id(item[0]) not in stray]
         if stray:
-            self.report.info("dupli-written-twice", "",
+            self.report.warn("dupli-written-twice", "",
                              f"the exporter writes {len(stray)} duplicated child(ren) of "
-                             "children twice; the copies directly under the instancing parent "
-                             "carry no physics")
+                             "children twice: the copies directly under the instancing parent "
+                             "carry no physics, and the ones under a copy are placed as under "
+                             "the original (away from any other vertex's copy, with their "
+                             "physics): parent them to the instancing parent instead")
         return kept
 
     def _settings_of(self, obj: bpy.types.Object) -> _Derived:
@@ -306,8 +310,9 @@ class PhysicsExportExtension(JointExport):
     def gather_scene_hook(self, scene: Any, blender_scene: Any, export_settings: dict) -> None:
         """Strip leaked scene settings from extras (4.2/4.5); build the physics of the
         scene's nodes and index them."""
-        if isinstance(scene.extras, dict) and EXTRAS_KEY in scene.extras:
-            scene.extras.pop(EXTRAS_KEY)
+        if isinstance(scene.extras, dict):  # the settings, and the preview's tags
+            for key in [k for k in scene.extras if k.startswith(EXTRAS_KEY)]:
+                scene.extras.pop(key)
             scene.extras = scene.extras or None
         if self.scene_nodes:
             self._build_scene(export_settings)

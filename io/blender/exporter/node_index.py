@@ -64,6 +64,7 @@ class NodeIndex:
         self._nodes: dict[Scope, dict[Any, Any]] = {}  # scope → object → its node there
         self._outer: dict[Scope, Scope | None] = {}
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
+        self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance (`_dupli_frame`)
         self._scene_serial = 0
         #: vnode uuid → its parent's as if the exporter had not flattened the object
         #: hierarchy (its "Flatten Object Hierarchy" leaves every object at the root: no
@@ -158,8 +159,10 @@ class NodeIndex:
                     if self._instanced_part(source.instance_collection, below.blender_object):
                         return self._scope_at(tree, parent, parent.uuid, serial, memo)
                 else:  # a dupli of an instancing parent: one instance per vertex or face
-                    return self._scope_at(tree, parent, _dupli_frame(parent, below), serial,
-                                          memo)
+                    frame = self._frames.get(below.uuid)
+                    if frame is None:
+                        frame = self._frames[below.uuid] = _dupli_frame(parent, below)
+                    return self._scope_at(tree, parent, frame, serial, memo)
             below = parent
             uuid = self._parent_uuid(parent)
         return (serial, None)

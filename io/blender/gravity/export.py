@@ -35,12 +35,19 @@ def export_gravity(
     """
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
     volumes: dict[int, Gravity | None] = {}
+    failed: set[int] = set()
     for record in records:
         if not record.gravity:
             continue
         obj = record.obj
         if id(obj) not in volumes:
-            volumes[id(obj)] = gravity_of(obj, yup, mesh_ref)
+            try:
+                volumes[id(obj)] = gravity_of(obj, yup, mesh_ref)
+            except ValueError as exc:  # (a stored value this release does not know)
+                report.warn("export-failed", obj.name, f"gravity skipped: {exc}")
+                failed.add(id(obj))
+        if id(obj) in failed:
+            continue
         volume = volumes[id(obj)]
         body = scene.nodes.get(record.node, NodePhysics())
         problem = _misplaced(obj, body, record.shape_part)

@@ -96,7 +96,7 @@ class PhysicsImportExtension:
         self.gravity = GravityScene()
         self.report = Report()
         self.claims = UnbackedClaims()
-        self.stand_ins: dict[int, bpy.types.Object | None] = {}
+        self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -105,7 +105,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         self.claims = UnbackedClaims()  # collision meshes' elements without data, per import
-        self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
+        self.stand_ins = {}
         try:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
@@ -135,6 +135,8 @@ class PhysicsImportExtension:
         writer = PropertyWriter(scene, self.report, objects_untouched=not _restores_settings(gltf))
         self._apply_nodes(gltf, writer)
         self._mark_compound_members(gltf)
+        if any(p.joint and p.joint.legacy_bodies for p in self.physics.nodes.values()):
+            bpy.context.view_layer.update()  # world matrices of bone stand-ins (see `_world`)
         for index, physics in self.physics.nodes.items():
             if physics.joint is not None:
                 try:
@@ -421,7 +423,8 @@ def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Rep
 def _world(obj: bpy.types.Object) -> Matrix:
     """The world matrix of a new object, from its parents as Blender composes it: an object
     outside the evaluated view layer (another scene, a hidden collection) has no current
-    `matrix_world` yet. Bone parenting is left to Blender."""
+    `matrix_world` yet. Bone parenting is left to Blender (the view layer is updated for
+    it)."""
     if obj.parent is None:
         return obj.matrix_basis.copy()
     if obj.parent_type != "OBJECT":

@@ -45,7 +45,14 @@ from ..bridge.joint_bridge import body_of, settings_of
 from ..tools.editable import editable_problem
 from ..tools.native_common import COLLECTION_COUNT, blender_least_mass
 from ..tools.ownership import TAG_PREFIX
-from .preview_shapes import HELPER_TAG, add_shapes, box_mesh, new_helper
+from .preview_shapes import (
+    HELPER_TAG,
+    PREVIEW_ID_TAG,
+    add_shapes,
+    box_mesh,
+    new_helper,
+    preview_id,
+)
 
 RIGID_BODY_TAG = TAG_PREFIX + "preview_rigid_body"
 CONSTRAINT_TAG = TAG_PREFIX + "preview_constraint"
@@ -130,7 +137,7 @@ def add_joint_constraint(
     if joint_obj.rigid_body_constraint is None:
         if joint_obj.name not in constraints.objects:
             constraints.objects.link(joint_obj)
-        joint_obj[CONSTRAINT_TAG] = scene
+        joint_obj[CONSTRAINT_TAG] = preview_id(scene)
     constraint = joint_obj.rigid_body_constraint
     constraint.type = "GENERIC"
     constraint.disable_collisions = not collide
@@ -196,20 +203,22 @@ def in_another_preview(scene: bpy.types.Scene) -> str | None:
 
 
 def _preview_scene(obj: bpy.types.Object) -> bpy.types.Scene | None:
-    """The scene whose preview tagged `obj` (None: untagged, or tagged before tags named
-    their scene)."""
+    """The scene whose preview tagged `obj` (None: untagged, tagged before tags named
+    their scene, or that scene is gone)."""
     proxy = obj.get(PROXY_TAG)
     for value in (obj.get(RIGID_BODY_TAG), obj.get(CONSTRAINT_TAG),
                   proxy.get(HELPER_TAG) if isinstance(proxy, bpy.types.Object) else None):
-        if isinstance(value, bpy.types.Scene):
-            return value
+        if isinstance(value, str):
+            return next((s for s in bpy.data.scenes if s.get(PREVIEW_ID_TAG) == value), None)
     return None
 
 
 def _of_preview(value: object, scene: bpy.types.Scene) -> bool:
     """A tag's value says `scene`'s preview made it (a tag saved before tags named their
-    scene counts for any)."""
-    return value is not None and (value == scene or not isinstance(value, bpy.types.Scene))
+    scene, True, counts for any)."""
+    if isinstance(value, str):
+        return value == scene.get(PREVIEW_ID_TAG)
+    return value is not None
 
 
 def _users_constraint(obj: bpy.types.Object) -> bool:
@@ -245,6 +254,15 @@ def remove_preview(scene: bpy.types.Scene) -> None:
         if collection.get(HELPER_TAG) and not collection.all_objects:
             bpy.data.collections.remove(collection)
     _give_back_frames(scene)
+    if PREVIEW_ID_TAG in scene and not _tagged_anywhere(scene):
+        del scene[PREVIEW_ID_TAG]
+
+
+def _tagged_anywhere(scene: bpy.types.Scene) -> bool:
+    """Whether an object still carries a tag of `scene`'s preview (one kept by a library)."""
+    token = scene.get(PREVIEW_ID_TAG)
+    tags = (RIGID_BODY_TAG, CONSTRAINT_TAG, HELPER_TAG)
+    return any(obj.get(tag) == token for obj in bpy.data.objects for tag in tags)
 
 
 def step(scene: bpy.types.Scene, frames: int) -> None:
@@ -390,7 +408,7 @@ def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Ob
     if obj.type == "MESH":
         if obj.name not in world.collection.objects:
             world.collection.objects.link(obj)  # Blender adds obj.rigid_body
-        obj[RIGID_BODY_TAG] = world.id_data  # (the scene)
+        obj[RIGID_BODY_TAG] = preview_id(world.id_data)
         return obj
     proxy = new_helper(world, f"{obj.name}.preview", box_mesh((PROXY_SIZE,) * 3), None,
                         obj.matrix_world)

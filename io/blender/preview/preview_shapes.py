@@ -4,6 +4,7 @@ native_rigid_body.py): Blender's own shape when it gives the exact dimensions, e
 of a compound."""
 
 import math
+import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ..bridge.fitting import Fit, fit_shape, fit_signature, local_bounds
 from ..bridge.to_model import dimensions_of
+from ..settings.properties import MESH_LIKE_TYPES
 from ..tools.native_common import NATIVE_MESH_SHAPE, TOLERANCE
 from ..tools.ownership import TAG_PREFIX
 
@@ -20,12 +22,12 @@ if TYPE_CHECKING:
     from .native_rigid_body import PreviewBody
 
 HELPER_TAG = TAG_PREFIX + "preview_helper"
+PREVIEW_ID_TAG = TAG_PREFIX + "preview_id"  # on the scene: the token its preview's tags hold
 PLANE_THICKNESS = 1.0
 INFINITE_PLANE = 1000.0
 HULL_SEGMENTS = 24
 ANALYTIC_SHAPES = frozenset({"BOX", "SPHERE", "CAPSULE", "CYLINDER"})
-#: The object types Blender makes a mesh from (`BlendData.meshes.new_from_object`).
-MESH_LIKE = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
+
 
 
 def add_shapes(
@@ -86,7 +88,7 @@ def _part_helper(
     name = f"{part.name}.shape"
     if props.shape_type in NATIVE_MESH_SHAPE:
         source = part if props.mesh_source == "SELF" else props.mesh_object
-        has_geometry = source is not None and source.type in MESH_LIKE \
+        has_geometry = source is not None and source.type in MESH_LIKE_TYPES \
             and local_bounds(source) is not None
         mesh = _mesh_copy(source, to_body @ source.matrix_world) if has_geometry else None
         if mesh is None:
@@ -168,13 +170,22 @@ def _mesh_copy(source: bpy.types.Object, matrix: Matrix) -> bpy.types.Mesh | Non
     return mesh
 
 
+def preview_id(scene: bpy.types.Scene) -> str:
+    """The token naming `scene`'s preview in its tags (a string, not the scene itself: an
+    object appended from a file saved with its preview on must not pull in that scene)."""
+    token = scene.get(PREVIEW_ID_TAG)
+    if not isinstance(token, str):
+        token = scene[PREVIEW_ID_TAG] = uuid.uuid4().hex
+    return token
+
+
 def new_helper(
     world: bpy.types.RigidBodyWorld, name: str, mesh: bpy.types.Mesh,
     parent: bpy.types.Object | None, matrix: Matrix,
 ) -> bpy.types.Object:
     """A hidden mesh object in the rigid body collection only (Blender adds its rigid body)."""
     helper = bpy.data.objects.new(name, mesh)
-    helper[HELPER_TAG] = world.id_data  # the scene whose preview made it
+    helper[HELPER_TAG] = preview_id(world.id_data)  # the scene whose preview made it
     helper.parent = parent
     helper.matrix_basis = matrix
     world.collection.objects.link(helper)

@@ -46,6 +46,9 @@ MOTION_ITEM = {kind: item for item, kind in MOTION_KIND.items()}
 SHAPE_ITEM = {kind: item for item, kind in SHAPE_KIND.items()}
 #: The shape items that use a mesh (the model's MESH_SHAPES).
 MESH_SHAPE_ITEMS = frozenset(item for item, kind in SHAPE_KIND.items() if kind in MESH_SHAPES)
+#: The object types Blender makes a mesh from (`BlendData.meshes.new_from_object`; the
+#: glTF exporter writes theirs as a node's mesh).
+MESH_LIKE_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
 
 MOTION_ITEMS = (
     ("NONE", "None", "Not a body: a shape here joins the nearest body above, or is static"),

@@ -18,7 +18,7 @@ from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
 from ..gravity.checks import gravity_findings
-from ..settings.properties import FILTER_FIELDS, MESH_SHAPE_ITEMS
+from ..settings.properties import FILTER_FIELDS, MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 
 THIN = 0.01
 #: A moving mesh's fix where CoACD is available: convex decomposition
@@ -95,9 +95,11 @@ def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
                       "make-box")
     if kind == "CONVEX":
         yield from _hull_problems(obj)
-    if kind == "TRIMESH":
+    if kind == "TRIMESH":  # the export's rule (`export_hooks._mesh_ref`)
         source = obj if props.mesh_source == "SELF" else props.mesh_object
-        if source is None or source.type != "MESH":
+        visible = props.mesh_source == "SELF" and not props.collision_only \
+            and obj.type in MESH_LIKE_TYPES  # the exported node's own mesh
+        if not visible and (source is None or source.type != "MESH"):
             yield Problem(obj.name, "trimesh-no-mesh",
                           "the triangle mesh shape has no mesh: it is not exported")
     yield from _size_problems(obj)
