@@ -418,10 +418,10 @@ def spots(xs=(0.0, 10.0)):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_duplis_at_one_vertex_are_one_instance(clean_scene, tmp_path, fmt):
+def test_duplis_at_one_vertex_are_one_instance(clean_scene, tmp_path, fmt, caplog):
     """A frame and a hinged door duplicated at each vertex: each door's hinge connects to
     the frame at its own vertex (each dupli had been an instance of its own: none found its
-    partner)."""
+    partner). The exporter places the copied doors' hinges as the original's: said."""
     parent = spots()
     frame = h.set_physics(h.mesh_object("DoorFrame", "cube", (0, 0, 1)),
                           motion_type="STATIC", shape_type="BOX")
@@ -433,7 +433,11 @@ def test_duplis_at_one_vertex_are_one_instance(clean_scene, tmp_path, fmt):
     hinge.matrix_parent_inverse = door.matrix_world.inverted()
     h.set_physics(hinge, joint_type="HINGE", joint_axis="Z", joint_use_limit=True,
                   joint_angle_min=-1.5, joint_angle_max=0.0, joint_connected_body=frame)
-    gltf = export_checked(tmp_path / "duplis.gltf", fmt)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = export_checked(tmp_path / "duplis.gltf", fmt)
+    said = [r.getMessage() for r in caplog.records if "[dupli-written-twice]" in r.getMessage()]
+    assert len(said) == 1 and "placed as under the original" in said[0]
     sites = joint_sites(gltf, fmt, "DoorHinge")
     assert len(sites) == 2  # (the exporter's stray copies carry none)
     frames = set()
