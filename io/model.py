@@ -154,6 +154,18 @@ class JointSettings:
     limits: tuple[JointLimit, ...] = ()
     drives: tuple[JointDrive, ...] = ()
 
+    def finite(self) -> bool:
+        """Whether every number of its limits and drives is finite (None counts: unset)."""
+        return all(
+            value is None or math.isfinite(value)
+            for part in (*self.limits, *self.drives)
+            for value in (getattr(part, name) for name in _NUMBERS[type(part).__name__]))
+
+
+_NUMBERS = {"JointLimit": ("min", "max", "stiffness", "damping"),
+            "JointDrive": ("max_force", "position_target", "velocity_target", "stiffness",
+                           "damping")}
+
 
 @dataclass(frozen=True, slots=True)
 class Joint:

@@ -3,15 +3,41 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
+
+_F32 = struct.Struct("<f")
 
 
 def canon(value: float) -> float:
-    """Round to float32 precision (7 significant digits); -0.0 becomes 0.0."""
-    rounded = float(f"{value:.7g}")
-    return rounded + 0.0
+    """The shortest decimal that is the same float32 as `value` (Blender stores float32:
+    0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays itself); -0.0 becomes
+    0.0. Non-finite values come back as they are; a value past float32's range (or so small
+    it would flush to zero) to 7 significant digits."""
+    try:
+        single = _F32.pack(value)
+    except OverflowError:
+        return _seven_digits(value)
+    nearest = _F32.unpack(single)[0]  # (every value of one float32 gets one decimal)
+    if nearest == 0.0 and value != 0.0:
+        return _seven_digits(value)
+    for digits in (7, 8, 9):  # 9 digits tell every float32 apart
+        rounded = float(f"{nearest:.{digits}g}")
+        try:
+            if _F32.pack(rounded) == single:
+                return rounded + 0.0
+        except OverflowError:
+            continue
+    return value + 0.0
 
 
 def canon_list(values: Iterable[float]) -> list[float]:
     """`canon` applied to each value."""
     return [canon(v) for v in values]
+
+
+def _seven_digits(value: float) -> float:
+    try:
+        return float(f"{value:.7g}") + 0.0
+    except (OverflowError, ValueError):
+        return value

@@ -24,11 +24,12 @@ def writable_gimbal(ratio: Vec2, key: str, where: str, report: Report) -> Vec2:
     if not all(math.isfinite(v) for v in ratio):
         report.warn("value-defaulted", where, f"{key} {ratio} is not finite; omitted")
         return ZERO2
-    length = math.hypot(*ratio)
+    written = (canon(ratio[0]), canon(ratio[1]))  # the length of what is written counts:
+    length = math.hypot(*written)  # (0.6, 0.8) is 1 as written, though not as float32
     if length > 1.0:
         report.warn("gimbal-ratio-length", where, f"{key} {ratio} is longer than 1; shortened")
-        ratio = (ratio[0] * UNDER_UNIT / length, ratio[1] * UNDER_UNIT / length)
-    return (canon(ratio[0]), canon(ratio[1]))
+        written = (canon(ratio[0] * UNDER_UNIT / length), canon(ratio[1] * UNDER_UNIT / length))
+    return written
 
 
 def read_gimbal(obj: Mapping[str, Json], key: str, where: str, read: JsonReader) -> Vec2:

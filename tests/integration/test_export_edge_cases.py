@@ -145,3 +145,37 @@ def test_settings_never_leak_into_extras(props_scene, tmp_path):
     h.assert_valid(tmp_path / "a.gltf")
     for part in (*gltf["nodes"], *gltf["scenes"]):
         assert "gltf_physics" not in (part.get("extras") or {}), part.get("name")
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_a_nan_set_by_a_script_never_fails_the_export(clean_scene, tmp_path, fmt, caplog):
+    """The UI takes no NaN, a script can: the export writes the default (or skips the joint
+    or volume), says so, and the file is valid (Blender's exporter failed on the NaN and
+    wrote nothing)."""
+    import logging
+    import math
+
+    body = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", shape_type="BOX",
+                         size_mode="CUSTOM")
+    body.gltf_physics.mass = math.nan
+    body.gltf_physics.box_size = (math.nan, 1.0, 1.0)
+    hinge = h.set_physics(h.empty_object("Hinge", parent=body), joint_type="CUSTOM",
+                          joint_connected_body=h.set_physics(
+                              h.mesh_object("Wall", location=(3, 0, 0)),
+                              motion_type="STATIC", shape_type="BOX"))
+    limit = hinge.gltf_physics.joint_limits.add()
+    limit.axes = (True, False, False)
+    limit.use_stiffness, limit.stiffness = True, math.nan
+    zone = h.set_physics(h.empty_object("Zone", (0, 5, 0)), shape_type="SPHERE",
+                         shape_role="TRIGGER", gravity_type="SHAPED",
+                         gravity_shape_type="BOX")
+    zone.gltf_physics.gravity_shape_size = (math.nan, 1.0, 1.0)
+    path = tmp_path / f"nan_{fmt}.gltf"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        h.export(path, fmt)
+    h.assert_valid(path)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "Crate: mass, box_size is not a finite number" in said
+    assert "Hinge" in said and "not a finite number" in said
+    assert "NaN" not in path.read_text()

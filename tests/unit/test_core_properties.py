@@ -630,3 +630,16 @@ def test_implicit_compound_trigger_is_every_descendant_shape_trigger(
     else:
         assert 0 not in scene.nodes
         assert "trigger-empty" in report.codes()
+
+
+@pytest.mark.parametrize("stored, written", [
+    (16777215.0, 16777215.0), (1.0000001192092896, 1.0000001),
+    (0.12345679104328156, 0.12345679), (0.10000000149011612, 0.1), (3.1415925, 3.1415925)])
+def test_canon_writes_every_float32_exactly(stored: float, written: float) -> None:
+    """Blender's values are float32: the shortest decimal of the same float32 is written (7
+    digits told some apart wrongly: 16777215 became 16777220, 1.0000001 became 1.0)."""
+    import struct
+
+    assert canon(stored) == written
+    same = struct.Struct("<f")
+    assert same.pack(canon(stored)) == same.pack(stored)

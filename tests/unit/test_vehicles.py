@@ -275,7 +275,7 @@ def test_unwritable_values_are_repaired_and_reported(validator) -> None:
         "value-clamped", "value-clamped", "value-defaulted", "value-defaulted", "value-skipped",
     ]
     wheel = encoded.root[WHEEL_EXT]["wheels"][0]
-    assert (wheel["maxSteeringAngle"], wheel["targetSteeringRatio"]) == (3.141592, 1.0)
+    assert (wheel["maxSteeringAngle"], wheel["targetSteeringRatio"]) == (MAX_ANGLE, 1.0)
     assert "radius" not in wheel  # the default, 0.25
     assert encoded.nodes[0][BODY_EXT] == {"angularDampeners": True, "linearDampeners": True}
     ratio = encoded.root[THRUSTER_EXT]["thrusters"][0]["targetGimbalRatio"]

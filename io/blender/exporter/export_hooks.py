@@ -287,6 +287,10 @@ class PhysicsExportExtension(JointExport):
         derived = self.object_settings.get(obj)
         if derived is None:
             props = self.snapshots.of(obj)
+            if props.not_finite:  # (set by a script: the UI takes no NaN)
+                self.report.warn("value-not-finite", obj.name,
+                                 f"{', '.join(props.not_finite)} is not a finite number: "
+                                 "written as the default")
             derived = self.derived.get(id(props))  # equal settings: the same snapshot
             if derived is None:
                 derived = self.derived[id(props)] = self._derived(props)

@@ -45,7 +45,12 @@ class JointExport:
             connected = self.index.node_of(attachment, node)
         else:
             connected = self._attachment_node(obj, node, body_b, yup)
-        settings = settings_to_gltf(settings_of(props, live), yup)
+        blender_settings = settings_of(props, live)
+        if not blender_settings.finite():
+            self.report.warn("joint-skipped", obj.name, "a limit or drive of the joint is not a "
+                             "finite number (set by a script?)")
+            return
+        settings = settings_to_gltf(blender_settings, yup)
         if not settings.limits and not settings.drives:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
             return

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Gravity settings ↔ the gravity model (glTF axes, the object's frame)."""
 
+import math
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -125,6 +126,10 @@ def _shape_of(obj: bpy.types.Object, yup: bool,
     if props.gravity_shape_type in GRAVITY_MESH_SHAPES:
         return Shape(kind, mesh=shape_mesh_object(obj) if mesh_ref is None  # type: ignore
                      else mesh_ref(obj))
+    sizes = (*props.gravity_shape_size, props.gravity_shape_radius, props.gravity_shape_height,
+             props.gravity_shape_radius_top, props.gravity_shape_radius_bottom)
+    if not all(math.isfinite(v) for v in sizes):  # (a script's NaN: the UI takes none)
+        raise ValueError(f"{obj.name}: a size of the gravity shape is not a finite number")
     return Shape(
         kind,  # type: ignore[arg-type]
         size=axes.extent_swap(tuple(props.gravity_shape_size), yup),

@@ -7,6 +7,7 @@ property. Blender 5.0 moved the group to `bl_system_properties_get()`; 4.2–4.5
 among the ID's own properties.
 """
 
+import math
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -68,8 +69,11 @@ class Settings:
 
     Plain properties are attributes (the values set on the instance, the defaults on its
     class; a stored value of an unexpected type is read through RNA); pointers and
-    collections are read through RNA from the owner (a shared snapshot has none).
+    collections are read through RNA from the owner (a shared snapshot has none). A stored
+    NaN or infinity reads as the default, its property named in `not_finite`.
     """
+
+    not_finite: tuple[str, ...] = ()
 
     def __getattr__(self, name: str) -> Any:  # only for names neither set nor defaulted
         owner = self.__dict__.get("_owner")
@@ -100,8 +104,21 @@ def _plain_values(owner: bpy.types.ID) -> dict[str, Any]:
             if convert is None:
                 continue  # pointer, collection or a property that no longer exists
             value = convert(stored)
-            values[name] = getattr(owner.gltf_physics, name) if value is _FALLBACK else value
+            if value is _FALLBACK:
+                value = getattr(owner.gltf_physics, name)
+            if _finite(value):
+                values[name] = value
+            else:  # NaN or infinity (a script's): the default is read instead, and said
+                values["not_finite"] = (*values.get("not_finite", ()), name)
     return values
+
+
+def _finite(value: Any) -> bool:
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is tuple and value and type(value[0]) is float:
+        return all(math.isfinite(v) for v in value)
+    return True
 
 
 class SharedSnapshots:
