@@ -52,11 +52,14 @@ class _ProblemOperator:
 
     def _object(self, context) -> bpy.types.Object | None:
         """The problem's object itself (held, never looked up by a name a linked object
-        may share), or None when it is gone from the scene."""
+        may share), or None when it is gone from the scene. A session's uid means nothing
+        in the next one (a list saved with the file): the object must still bear the name
+        the problem names, or the list is stale."""
         problem = self._problem(context)
         uid = problem.target_uid if problem else 0
-        return next((o for o in context.scene.objects if o.session_uid == uid), None) \
+        found = next((o for o in context.scene.objects if o.session_uid == uid), None) \
             if uid else None
+        return found if found is not None and found.name == problem.obj else None
 
 
 class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):

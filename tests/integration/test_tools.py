@@ -304,3 +304,37 @@ def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(c
     found = [(p.obj, p.code) for p in scene.gltf_physics.problems] \
         if bpy.ops.gltf_physics.validate() else []
     assert ("Crate", "not-exported") in found, found
+
+
+def test_a_problem_list_saved_with_the_file_never_fixes_another_object(clean_scene,
+                                                                       tmp_path):
+    """A problem holds its object by the session's uid, which means nothing once the file
+    is opened again: Select and Fix then act on the object the problem names or refuse (a
+    Fix turned another object's collider into a box)."""
+    scene = bpy.context.scene
+    scene.gltf_physics.export_format = "OMI"
+    for i in range(4):
+        h.set_physics(h.mesh_object(f"Crate{i}", location=(3 * i, 0, 0)),
+                      motion_type="DYNAMIC", shape_type="SPHERE")
+    for i in range(2):
+        h.set_physics(h.empty_object(f"Ground{i}", (3 * i, 5, 0)), motion_type="STATIC",
+                      shape_type="PLANE", size_mode="CUSTOM")
+    assert bpy.ops.gltf_physics.validate() == {"FINISHED"}
+    path = tmp_path / "problems.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    bpy.ops.wm.open_mainfile(filepath=str(path))
+    scene = bpy.context.scene
+    # as in the next session: a stored uid now belongs to another object (here, Crate0's)
+    for problem in scene.gltf_physics.problems:
+        problem.target_uid = bpy.data.objects["Crate0"].session_uid
+    shapes = {o.name: o.gltf_physics.shape_type for o in bpy.data.objects}
+    for index, problem in enumerate(list(scene.gltf_physics.problems)):
+        named = problem.obj
+        try:
+            bpy.ops.gltf_physics.problem_fix(index=index)
+        except RuntimeError as exc:
+            assert "run Check Physics again" in str(exc)
+        changed = {o.name for o in bpy.data.objects
+                   if o.gltf_physics.shape_type != shapes[o.name]}
+        assert changed <= {named}, (named, changed)
+        shapes = {o.name: o.gltf_physics.shape_type for o in bpy.data.objects}
