@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Scene validation: run the checks, select a problem's object, apply its fix."""
 
+import uuid
 from collections.abc import Iterable
 
 import bpy
@@ -8,11 +9,15 @@ import bpy
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
+#: This Blender session (a problem's `target_uid` is an object's `session_uid`).
+SESSION = uuid.uuid4().hex
+
 
 def store(scene: bpy.types.Scene) -> int:
     """Run the checks and keep the results on the scene for the panel; returns the count."""
     results = scene.gltf_physics.problems
     results.clear()
+    scene.gltf_physics.problems_session = SESSION
     for problem in validate_scene(scene):
         item = results.add()
         item.obj, item.code, item.message, item.fix = (
@@ -52,14 +57,13 @@ class _ProblemOperator:
 
     def _object(self, context) -> bpy.types.Object | None:
         """The problem's object itself (held, never looked up by a name a linked object
-        may share), or None when it is gone from the scene. A session's uid means nothing
-        in the next one (a list saved with the file): the object must still bear the name
-        the problem names, or the list is stale."""
+        may share), or None when it is gone from the scene, or the list was found in
+        another session (saved with the file: its uids now name other objects)."""
         problem = self._problem(context)
         uid = problem.target_uid if problem else 0
-        found = next((o for o in context.scene.objects if o.session_uid == uid), None) \
-            if uid else None
-        return found if found is not None and found.name == problem.obj else None
+        if not uid or context.scene.gltf_physics.problems_session != SESSION:
+            return None
+        return next((o for o in context.scene.objects if o.session_uid == uid), None)
 
 
 class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):

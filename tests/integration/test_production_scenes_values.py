@@ -5,6 +5,7 @@ links to other objects, Fixes keep what the user sees, every data-changing opera
 undoable, and the batch exporter never overwrites one .blend's output with another's."""
 
 import copy
+import importlib
 import json
 import math
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
 from tests.integration import scene_helpers as h
+from tests.integration.conftest import MODULE
 from tests.support.schemas import load_gltf
 
 FORMATS = ("KHR", "OMI")
@@ -249,7 +251,7 @@ def test_copy_physics_keeps_each_objects_links(clean_scene, tmp_path):
 
 
 def _fix(obj, code: str) -> str:
-    from gltf_physics.operators.validation import store
+    store = importlib.import_module(f"{MODULE}.operators.validation").store
 
     bpy.context.view_layer.update()  # as the UI has it before Check Physics runs
     assert store(bpy.context.scene)
@@ -572,7 +574,7 @@ def test_apply_scale_on_a_child_of_a_scaled_parent_says_where_to_fix(clean_scene
                         shape_type="SPHERE", size_mode="CUSTOM", radius=0.5)
     obj.parent = parent
     bpy.context.view_layer.update()
-    from gltf_physics.operators.validation import store
+    store = importlib.import_module(f"{MODULE}.operators.validation").store
 
     store(clean_scene)
     problems = clean_scene.gltf_physics.problems

@@ -327,6 +327,7 @@ def test_a_problem_list_saved_with_the_file_never_fixes_another_object(clean_sce
     # as in the next session: a stored uid now belongs to another object (here, Crate0's)
     for problem in scene.gltf_physics.problems:
         problem.target_uid = bpy.data.objects["Crate0"].session_uid
+    scene.gltf_physics.problems_session = "an earlier session"
     shapes = {o.name: o.gltf_physics.shape_type for o in bpy.data.objects}
     for index, problem in enumerate(list(scene.gltf_physics.problems)):
         named = problem.obj

@@ -349,6 +349,11 @@ class GltfPhysicsSceneProperties(GltfPhysicsWorldGravityFields, bpy.types.Proper
     layers: CollectionProperty(type=GltfPhysicsLayerProperties, name="Collision Layers")
     active_layer: IntProperty(name="Active Layer", description="Selected collision layer")
     problems: CollectionProperty(type=GltfPhysicsProblemProperties, name="Problems")
+    problems_session: StringProperty(
+        name="Problems' Session", options={"HIDDEN"},
+        description="The Blender session the problems were found in: their object identities "
+        "mean nothing in another (a list saved with the file is stale once it is opened)",
+    )
     active_problem: IntProperty(name="Active Problem", description="Selected problem")
     show_shapes: BoolProperty(
         name="Physics Shapes", default=True,
