@@ -179,3 +179,44 @@ def test_a_nan_set_by_a_script_never_fails_the_export(clean_scene, tmp_path, fmt
     assert "Crate: mass, box_size is not a finite number" in said
     assert "Hinge" in said and "not a finite number" in said
     assert "NaN" not in path.read_text()
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_settings_a_reader_would_take_otherwise_are_said(clean_scene, tmp_path, fmt, caplog):
+    """A hinge limit with min above max is written swapped (as a reader takes it) and said;
+    'Collides Only With' ticking no layer is written as colliding with every layer and said,
+    and Check Physics names the object (both were written without a word)."""
+    import logging
+
+    scene = bpy.context.scene
+    scene.gltf_physics.layers.add().name = "Props"
+    door = h.set_physics(h.mesh_object("Door"), motion_type="DYNAMIC", shape_type="BOX",
+                         use_filter=True, filter_mode="ONLY")
+    door.gltf_physics.filter_layers[0] = True
+    wall = h.set_physics(h.mesh_object("Wall", location=(3, 0, 0)), motion_type="STATIC",
+                         shape_type="BOX")
+    h.set_physics(h.empty_object("Hinge", parent=door), joint_type="HINGE", joint_axis="Z",
+                  joint_use_limit=True, joint_angle_min=1.0, joint_angle_max=-1.0,
+                  joint_connected_body=wall)
+    path = tmp_path / f"said_{fmt}.gltf"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = h.export(path, fmt)
+    h.assert_valid(path)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "[limit-reversed]" in said and "[filter-only-none]" in said
+    def limits(value):
+        if isinstance(value, dict):
+            if "min" in value and "max" in value:
+                yield value
+            for item in value.values():
+                yield from limits(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from limits(item)
+
+    found = list(limits(gltf["extensions"]))
+    assert found and all(limit["min"] <= limit["max"] for limit in found)
+    bpy.ops.gltf_physics.validate()
+    assert ("Door", "filter-only-none") in [(p.obj, p.code)
+                                            for p in scene.gltf_physics.problems]

@@ -436,6 +436,11 @@ class PhysicsExportExtension(JointExport):
 
         def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)
+            if props.use_filter and props.filter_mode == "ONLY" and flt is not None \
+                    and not flt.collide_with_systems:
+                self.report.warn("filter-only-none", "", "a collision filter's 'Collides Only "
+                                 "With' ticks no layer of the scene: written as colliding with "
+                                 "every layer (Check Physics names the objects)")
             if props.shape_role == "TRIGGER":
                 return NodePhysics(trigger=Trigger(shape=shape, filter=flt))
             return NodePhysics(collider=Collider(shape=shape, material=material_of(props),

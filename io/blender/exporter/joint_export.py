@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Export of joints: checking both sides and placing the joint and its connected frame."""
 
+from dataclasses import replace
 from typing import Any
 
 import bpy
 
 from ... import axes
 from ...joints import settings_to_gltf
-from ...model import Joint
+from ...model import Joint, JointSettings
 from ...structure import joint_needs_own_node
 from .. import gltf_compat
 from ..bridge.joint_bridge import body_of, settings_of
@@ -50,6 +51,7 @@ class JointExport:
             self.report.warn("joint-skipped", obj.name, "a limit or drive of the joint is not a "
                              "finite number (set by a script?)")
             return
+        blender_settings = self._limits_in_order(obj, blender_settings)
         settings = settings_to_gltf(blender_settings, yup)
         if not settings.limits and not settings.drives:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
@@ -64,6 +66,19 @@ class JointExport:
             node.children.append(frame)  # OMI wants the joint on a node of its own
         joint = Joint(settings, connected, props.joint_enable_collision)
         self.joints.append((frame, joint))
+
+    def _limits_in_order(self, obj: bpy.types.Object, settings: JointSettings) -> JointSettings:
+        """A limit whose min is above its max is written swapped (as a reader takes it, said);
+        the spec wants min ≤ max."""
+        flipped = [limit for limit in settings.limits if limit.min is not None
+                   and limit.max is not None and limit.min > limit.max]
+        if not flipped:
+            return settings
+        self.report.warn("limit-reversed", obj.name, f"{len(flipped)} limit(s) with min above "
+                         "max: written swapped")
+        return replace(settings, limits=tuple(
+            replace(limit, min=limit.max, max=limit.min) if limit in flipped else limit
+            for limit in settings.limits))
 
     def _joint_problem(
         self, obj: bpy.types.Object, node: Any, body_a: Any, body_b: Any

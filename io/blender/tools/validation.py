@@ -70,6 +70,10 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterato
         yield from _shape_problems(obj, fmt)
     if props.is_compound_trigger and props.use_filter:
         yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER, "move-filter-to-members")
+    if props.shape_type != "NONE" and props.use_filter and props.filter_mode == "ONLY" \
+            and not any(props.filter_targets[:len(bpy.context.scene.gltf_physics.layers)]):
+        yield Problem(obj.name, "filter-only-none", "'Collides Only With' ticks no layer: it "
+                      "is written as colliding with every layer")
     if props.joint_type != "NONE":
         yield from _joint_problems(obj)
     if props.vehicle_part != "NONE" and not rules.under_vehicle(_ancestors(obj), _is_vehicle):
