@@ -6,6 +6,7 @@ wheels; a platform without a CoACD wheel gets a zip without it).
 Runs under bpy-as-a-module (no Blender binary): `python scripts/build.py [output_dir]`.
 """
 
+import argparse
 import sys
 import tomllib
 from pathlib import Path
@@ -38,7 +39,17 @@ def build(output_dir: Path) -> list[Path]:
             for platform in manifest["platforms"]]
 
 
-if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist"
-    for zip_path in build(target):
+def main(argv: list[str]) -> int:
+    """The command line: an optional output folder (default dist/)."""
+    parser = argparse.ArgumentParser(description="Build the extension's zips (one per "
+                                     "platform) with Blender's extension CLI.")
+    parser.add_argument("output_dir", nargs="?", type=Path, default=ROOT / "dist",
+                        help="where the zips go (default: dist/ in the checkout)")
+    args = parser.parse_args(argv)
+    for zip_path in build(args.output_dir):
         print(zip_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -161,3 +161,14 @@ def test_blender_installs_the_zip_and_it_exports(zip_path, tmp_path):
         capture_output=True, text=True, timeout=300,
     )
     assert "INSTALLED-AND-EXPORTED" in done.stdout, (done.stdout + done.stderr)[-3000:]
+
+
+def test_build_help_prints_usage_and_makes_nothing(tmp_path):
+    """`build.py --help` took "--help" for the output folder, made it, then failed."""
+    import sys
+
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--help"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert result.returncode == 0 and "usage:" in result.stdout
+    assert list(tmp_path.iterdir()) == []
