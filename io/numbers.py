@@ -10,10 +10,10 @@ _F32 = struct.Struct("<f")
 
 
 def canon(value: float) -> float:
-    """The shortest decimal that is the same float32 as `value` (Blender stores float32:
-    0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays itself); -0.0 becomes
-    0.0. Non-finite values come back as they are; a value past float32's range (or so small
-    it would flush to zero) to 7 significant digits."""
+    """The shortest decimal (of 6 to 9 digits) that is the same float32 as `value`, as
+    Blender stores float32: 0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays
+    itself; -0.0 becomes 0.0. Non-finite values come back as they are; a value past
+    float32's range (or so small it would flush to zero) to 7 significant digits."""
     try:
         single = _F32.pack(value)
     except OverflowError:
@@ -21,7 +21,8 @@ def canon(value: float) -> float:
     nearest = _F32.unpack(single)[0]  # (every value of one float32 gets one decimal)
     if nearest == 0.0 and value != 0.0:
         return _seven_digits(value)
-    for digits in (7, 8, 9):  # 9 digits tell every float32 apart
+    for digits in (6, 7, 8, 9):  # 9 digits tell every float32 apart; from 6, so that a
+        # value just under a power of ten gets its short form (0.000986, not 0.0009859999)
         rounded = float(f"{nearest:.{digits}g}")
         try:
             if _F32.pack(rounded) == single:

@@ -9,15 +9,20 @@ import bpy
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, validate_scene
 
-#: This Blender session (a problem's `target_uid` is an object's `session_uid`).
-SESSION = uuid.uuid4().hex
+
+def _session() -> str:
+    """A token for this session and file (a problem's `target_uid` is an object's
+    `session_uid`, renewed when a file is opened). Kept in Blender's driver namespace, which
+    every copy of this module shares, survives a scripts reload and a file load resets."""
+    return bpy.app.driver_namespace.setdefault("gltf_physics_problems_session",
+                                               uuid.uuid4().hex)
 
 
 def store(scene: bpy.types.Scene) -> int:
     """Run the checks and keep the results on the scene for the panel; returns the count."""
     results = scene.gltf_physics.problems
     results.clear()
-    scene.gltf_physics.problems_session = SESSION
+    scene.gltf_physics.problems_session = _session()
     for problem in validate_scene(scene):
         item = results.add()
         item.obj, item.code, item.message, item.fix = (
@@ -44,8 +49,10 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
         return {"FINISHED"}
 
 
-#: A problem whose object cannot be found (deleted, or a list saved before problems held it).
-STALE = "The object of this problem is gone: run Check Physics again"
+#: A problem whose object cannot be found (deleted), or a list found before the file was
+#: opened (saved with it).
+STALE = "The object of this problem is gone, or the list is older than this session: run " \
+    "Check Physics again"
 
 
 class _ProblemOperator:
@@ -61,7 +68,7 @@ class _ProblemOperator:
         another session (saved with the file: its uids now name other objects)."""
         problem = self._problem(context)
         uid = problem.target_uid if problem else 0
-        if not uid or context.scene.gltf_physics.problems_session != SESSION:
+        if not uid or context.scene.gltf_physics.problems_session != _session():
             return None
         return next((o for o in context.scene.objects if o.session_uid == uid), None)
 

@@ -85,8 +85,6 @@ def canon_at_most(value: float, high: float) -> float:
     rounded = canon(value)
     if rounded <= high:
         return rounded
-    if canon(high) <= high:
-        return canon(high)  # the bound itself, when it is written as it is
     scale = 10.0 ** (6 - math.floor(math.log10(abs(high))))
     return canon(math.floor(high * scale) / scale)
 

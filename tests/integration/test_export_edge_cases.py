@@ -170,6 +170,12 @@ def test_a_nan_set_by_a_script_never_fails_the_export(clean_scene, tmp_path, fmt
                          shape_role="TRIGGER", gravity_type="SHAPED",
                          gravity_shape_type="BOX")
     zone.gltf_physics.gravity_shape_size = (math.nan, 1.0, 1.0)
+    # a body whose locked rotation needs its colliders' solid, read from the live settings
+    cart = h.set_physics(h.empty_object("Cart", (0, -5, 0)), motion_type="DYNAMIC")
+    cart.gltf_physics.lock_rotation = (True, False, False)
+    for x, size in ((-1, math.nan), (1, 1.0)):
+        h.set_physics(h.empty_object(f"Side{x}", (x, -5, 0), parent=cart), shape_type="BOX",
+                      size_mode="CUSTOM", box_size=(size, 1.0, 1.0))
     path = tmp_path / f"nan_{fmt}.gltf"
     caplog.clear()
     with caplog.at_level(logging.WARNING):
@@ -177,7 +183,8 @@ def test_a_nan_set_by_a_script_never_fails_the_export(clean_scene, tmp_path, fmt
     h.assert_valid(path)
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "Crate: mass, box_size is not a finite number" in said
-    assert "Hinge" in said and "not a finite number" in said
+    assert "Hinge: a limit or drive of the joint is not a finite number" in said
+    assert "Zone: a size of the gravity shape is not a finite number" in said or fmt == "KHR"
     assert "NaN" not in path.read_text()
 
 
@@ -220,3 +227,32 @@ def test_settings_a_reader_would_take_otherwise_are_said(clean_scene, tmp_path, 
     bpy.ops.gltf_physics.validate()
     assert ("Door", "filter-only-none") in [(p.obj, p.code)
                                             for p in scene.gltf_physics.problems]
+
+
+def test_the_last_guard_leaves_out_what_json_cannot_hold(clean_scene):
+    """Whatever path a NaN took, the payloads are checked before they are attached: a
+    node's extension is left out, a root array's number becomes 0, each said."""
+    import importlib
+    import math
+
+    from tests.integration.conftest import MODULE
+
+    class Node:  # a gltf node stands for itself (hashed by identity)
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    hooks = importlib.import_module(f"{MODULE}.io.blender.exporter.export_hooks")
+    common = importlib.import_module(f"{MODULE}.io.codecs.common")
+    extension = hooks.PhysicsExportExtension()
+    shared = {"motion": {"mass": math.nan}}
+    fine = {"motion": {"mass": 1.0}}
+    encoded = common.Encoded(
+        root={"X_shapes": {"shapes": [{"box": {"size": [1.0, math.inf, 1.0]}}]}},
+        nodes={Node("A"): {"X_body": shared}, Node("B"): {"X_body": shared},
+               Node("C"): {"X_body": fine}})
+    extension._leave_out_non_finite(encoded)
+    assert list(encoded.nodes.values()) == [{}, {}, {"X_body": fine}]
+    assert encoded.root["X_shapes"]["shapes"][0]["box"]["size"] == [1.0, 0.0, 1.0]
+    said = [(i.where, i.code) for i in extension.report.issues]
+    assert said == [("A", "value-not-finite"), ("B", "value-not-finite"),
+                    ("", "value-not-finite")]

@@ -17,6 +17,8 @@ Flow (one instance per export):
   whole scene and the payloads are attached as plain dicts.
 """
 
+import json
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -102,6 +104,24 @@ def _stands_for_bone(obj: Any, yup: bool) -> bool:
         child.gltf_physics.collision_only and not _has_physics(child.gltf_physics)
         and not child.children for child in obj.children
     )
+
+
+def _json_finite(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
+
+
+def _zero_non_finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else 0.0
+    if isinstance(value, dict):
+        return {key: _zero_non_finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_zero_non_finite(item) for item in value]
+    return value
 
 
 def _uses_own_mesh(props: Any) -> bool:
@@ -289,8 +309,8 @@ class PhysicsExportExtension(JointExport):
             props = self.snapshots.of(obj)
             if props.not_finite:  # (set by a script: the UI takes no NaN)
                 self.report.warn("value-not-finite", obj.name,
-                                 f"{', '.join(props.not_finite)} is not a finite number: "
-                                 "written as the default")
+                                 f"{', '.join(props.not_finite)} is not a finite number (set by "
+                                 "a script?): written as its default where it is written")
             derived = self.derived.get(id(props))  # equal settings: the same snapshot
             if derived is None:
                 derived = self.derived[id(props)] = self._derived(props)
@@ -582,6 +602,7 @@ class PhysicsExportExtension(JointExport):
         mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
         issues_before = len(self.report.issues)
         encoded = self._encode(node_index, mesh_index)
+        self._leave_out_non_finite(encoded)
         if len(self.report.issues) > issues_before:
             self._name_nodes(issues_before, gltf.nodes or [])
         self._attach(gltf, encoded, node_index)
@@ -622,6 +643,26 @@ class PhysicsExportExtension(JointExport):
             resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
             gravity=gravity,
         )
+
+    def _leave_out_non_finite(self, encoded: Encoded) -> None:
+        """The last guard against a NaN or infinity (a script's, in a value read live): a
+        node's extension JSON cannot hold is left out; one in a root array becomes 0. Said,
+        so the export never fails (Blender's exporter raises on a NaN)."""
+        finite: dict[int, bool] = {}  # payload id → (the nodes share their payloads)
+        for ref, payloads in encoded.nodes.items():
+            for name, payload in list(payloads.items()):
+                ok = finite.get(id(payload))
+                if ok is None:
+                    ok = finite[id(payload)] = _json_finite(payload)
+                if not ok:
+                    del payloads[name]
+                    self.report.warn("value-not-finite", getattr(ref, "name", str(ref)),
+                                     f"{name} left out: a value is not a finite number")
+        for name, payload in encoded.root.items():
+            if not _json_finite(payload):
+                encoded.root[name] = _zero_non_finite(payload)
+                self.report.warn("value-not-finite", "", f"{name}: a value that is not a "
+                                 "finite number was written as 0")
 
     def _name_nodes(self, start: int, nodes: list[Any]) -> None:
         """Issues the codecs located at a node object name the node instead."""

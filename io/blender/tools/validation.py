@@ -52,13 +52,15 @@ def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
     exported = set(bpy.context.view_layer.objects if bpy.context.scene == scene
                    else scene.objects)  # (objects, not names: a linked one may share one)
     problems: list[Problem] = []
+    layers = len(scene.gltf_physics.layers)
     for obj in sorted(scene.objects, key=lambda o: o.name):
         problems.extend(replace(problem, target=obj)
-                        for problem in _object_problems(obj, fmt, obj in exported))
+                        for problem in _object_problems(obj, fmt, obj in exported, layers))
     return problems
 
 
-def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterator[Problem]:
+def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int
+                     ) -> Iterator[Problem]:
     props = obj.gltf_physics
     tagged = (props.motion_type != "NONE" or props.shape_type != "NONE"
               or props.is_compound_trigger or props.joint_type != "NONE"
@@ -71,7 +73,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool) -> Iterato
     if props.is_compound_trigger and props.use_filter:
         yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER, "move-filter-to-members")
     if props.shape_type != "NONE" and props.use_filter and props.filter_mode == "ONLY" \
-            and not any(props.filter_targets[:len(bpy.context.scene.gltf_physics.layers)]):
+            and not any(props.filter_targets[:layers]):
         yield Problem(obj.name, "filter-only-none", "'Collides Only With' ticks no layer: it "
                       "is written as colliding with every layer")
     if props.joint_type != "NONE":
