@@ -7,20 +7,22 @@ import struct
 from collections.abc import Iterable
 
 _F32 = struct.Struct("<f")
+_F32_SMALLEST_NORMAL = 1.1754943508222875e-38
 
 
 def canon(value: float) -> float:
     """The shortest decimal (of 6 to 9 digits) that is the same float32 as `value`, as
     Blender stores float32: 0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays
-    itself; -0.0 becomes 0.0. Non-finite values come back as they are; a value past
-    float32's range (or so small it would flush to zero) to 7 significant digits."""
+    itself; -0.0 becomes 0.0. Non-finite values come back as they are; a value outside
+    float32's normal range (too large, or below its smallest normal) to 7 significant
+    digits."""
     try:
         single = _F32.pack(value)
     except OverflowError:
         return _seven_digits(value)
     nearest = _F32.unpack(single)[0]  # (every value of one float32 gets one decimal)
-    if nearest == 0.0 and value != 0.0:
-        return _seven_digits(value)
+    if abs(nearest) < _F32_SMALLEST_NORMAL and value != 0.0:
+        return _seven_digits(value)  # below float32's normal range its digits are too few
     for digits in (6, 7, 8, 9):  # 9 digits tell every float32 apart; from 6, so that a
         # value just under a power of ten gets its short form (0.000986, not 0.0009859999)
         rounded = float(f"{nearest:.{digits}g}")

@@ -413,6 +413,7 @@ def test_omi_and_khr_agree(scene: PhysicsScene) -> None:
 
 @SETTINGS
 @given(value=st.floats(allow_nan=False, allow_infinity=False))
+@example(value=1.401298464324817e-45)  # float32's smallest subnormal: too few digits there
 def test_canon_is_idempotent_and_close(value: float) -> None:
     once = canon(value)
     assert canon(once) == once
