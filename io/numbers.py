@@ -8,9 +8,24 @@ from collections.abc import Iterable
 
 _F32 = struct.Struct("<f")
 _F32_SMALLEST_NORMAL = 1.1754943508222875e-38
+_seen = [0]  # non-finite values `canon` met (`non_finite_seen`)
+_known: dict[float, float] = {}  # value → its canonical form
+_KNOWN_MOST = 1 << 16
 
 
 def canon(value: float) -> float:
+    """`_canon`, remembered: a level writes the same few values many times."""
+    found = _known.get(value)
+    if found is None:
+        found = _canon(value)
+        if found - found == 0.0:  # (only finite ones: a NaN or infinity is counted each time)
+            if len(_known) >= _KNOWN_MOST:
+                _known.clear()
+            _known[value] = found
+    return found
+
+
+def _canon(value: float) -> float:
     """The shortest decimal (of 6 to 9 digits) that is the same float32 as `value`, as
     Blender stores float32: 0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays
     itself; -0.0 becomes 0.0. Non-finite values come back as they are; a value outside
@@ -21,6 +36,9 @@ def canon(value: float) -> float:
     except OverflowError:
         return _seven_digits(value)
     nearest = _F32.unpack(single)[0]  # (every value of one float32 gets one decimal)
+    if nearest - nearest != 0.0:  # NaN or infinity: kept, and counted for the writer
+        _seen[0] += 1
+        return value
     if abs(nearest) < _F32_SMALLEST_NORMAL and value != 0.0:
         return _seven_digits(value)  # below float32's normal range its digits are too few
     for digits in (6, 7, 8, 9):  # 9 digits tell every float32 apart; from 6, so that a
@@ -44,3 +62,9 @@ def _seven_digits(value: float) -> float:
         return float(f"{value:.7g}") + 0.0
     except (OverflowError, ValueError):
         return value
+
+
+def non_finite_seen() -> int:
+    """How many NaN or infinite values `canon` has met (so far, in this process): a writer
+    compares the count before and after it encodes to know whether to look for them."""
+    return _seen[0]

@@ -30,6 +30,7 @@ from ...codecs.registry import encode_document
 from ...diagnostics import Report
 from ...layer_names import unique_name
 from ...model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
+from ...numbers import non_finite_seen
 from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
@@ -601,8 +602,10 @@ class PhysicsExportExtension(JointExport):
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
         mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
         issues_before = len(self.report.issues)
+        non_finite = non_finite_seen()
         encoded = self._encode(node_index, mesh_index)
-        self._leave_out_non_finite(encoded)
+        if non_finite_seen() != non_finite:  # (every number written goes through `canon`)
+            self._leave_out_non_finite(encoded)
         if len(self.report.issues) > issues_before:
             self._name_nodes(issues_before, gltf.nodes or [])
         self._attach(gltf, encoded, node_index)
