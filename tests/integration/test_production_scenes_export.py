@@ -376,31 +376,6 @@ def test_flattened_hierarchy_writes_no_trigger_member_outside_its_trigger(clean_
     assert all(body_of(gltf, fmt, indices(gltf, f"Post{i}")[0])["trigger"] for i in range(2))
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_duplis_of_an_instancing_parent_each_get_a_body(clean_scene, tmp_path, fmt):
-    import bmesh
-
-    mesh = bpy.data.meshes.new("Spots")
-    bm = bmesh.new()
-    for x in (0.0, 3.0, 6.0):
-        bm.verts.new((x, 0.0, 0.0))
-    bm.to_mesh(mesh)
-    bm.free()
-    spots = bpy.data.objects.new("Spots", mesh)
-    bpy.context.scene.collection.objects.link(spots)
-    spots.instance_type = "VERTS"
-    crate = h.set_physics(h.mesh_object("Crate", "cube"), motion_type="DYNAMIC",
-                          shape_type="BOX", mass=3)
-    crate.parent = spots
-    gltf = export_checked(tmp_path / "duplis.gltf", fmt)
-    crates = indices(gltf, "Crate")
-    assert len(crates) == 3
-    assert all(body_of(gltf, fmt, c).get("collider") is not None or
-               body_of(gltf, fmt, c).get("shape") is not None for c in crates)
-    xs = sorted(round(world(gltf, c).translation.x, 4) for c in crates)
-    assert xs == [0.0, 3.0, 6.0]
-
-
 def spots(xs=(0.0, 10.0)):
     """An instancing parent (Instancing: Vertices) with a vertex at each x."""
     import bmesh
@@ -415,6 +390,21 @@ def spots(xs=(0.0, 10.0)):
     bpy.context.scene.collection.objects.link(obj)
     obj.instance_type = "VERTS"
     return obj
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_duplis_of_an_instancing_parent_each_get_a_body(clean_scene, tmp_path, fmt):
+    parent = spots((0.0, 3.0, 6.0))
+    crate = h.set_physics(h.mesh_object("Crate", "cube"), motion_type="DYNAMIC",
+                          shape_type="BOX", mass=3)
+    crate.parent = parent
+    gltf = export_checked(tmp_path / "duplis.gltf", fmt)
+    crates = indices(gltf, "Crate")
+    assert len(crates) == 3
+    assert all(body_of(gltf, fmt, c).get("collider") is not None or
+               body_of(gltf, fmt, c).get("shape") is not None for c in crates)
+    xs = sorted(round(world(gltf, c).translation.x, 4) for c in crates)
+    assert xs == [0.0, 3.0, 6.0]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
