@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Saved .blend files keep working: every stored property of Object.gltf_physics and
-Scene.gltf_physics (and the groups they nest) keeps its name, type, array length, default and
-enum identifiers. New properties may be added; removing or retyping one needs a versioned
+Scene.gltf_physics (and the groups they nest) keeps its name, type, array length, default,
+enum identifiers and the numbers Blender stores for them (an ID property holds an enum as its
+item's value: an item inserted before others would shift theirs and change what saved files
+mean). New properties and enum items may be added; removing or retyping one needs a versioned
 migration. The baseline (tests/support/rna_baseline.json) was taken before the field-table
 work; regenerate it only together with such a migration:
 
@@ -38,6 +40,7 @@ def snapshot_struct(struct: Any, prefix: str, out: dict[str, Any]) -> None:
             entry["array_length"] = prop.array_length
         if prop.type == "ENUM":
             entry["items"] = [item.identifier for item in prop.enum_items]
+            entry["values"] = {item.identifier: item.value for item in prop.enum_items}
         if prop.type in ("POINTER", "COLLECTION"):
             entry["fixed_type"] = prop.fixed_type.identifier
             if issubclass(type(prop.fixed_type), bpy.types.PropertyGroup) or \
@@ -74,6 +77,8 @@ def test_no_stored_property_is_removed_or_retyped() -> None:
         if "items" in entry:  # new enum items may be added; none removed or renamed
             kept = [item for item in current.pop("items") if item in entry["items"]]
             current["items"] = kept
+            values = current.pop("values")  # and each keeps the number saved files hold
+            current["values"] = {item: values.get(item) for item in entry["values"]}
         if current != entry:
             changed[name] = (entry, now[name])
     assert changed == {}, f"properties retyped without a migration: {changed}"
