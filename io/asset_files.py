@@ -36,6 +36,8 @@ GLB_JSON: Final = 0x4E4F534A
 GLB_BIN: Final = 0x004E4942
 GLB_HEADER: Final = struct.Struct("<4sII")
 GLB_CHUNK: Final = struct.Struct("<II")
+#: an existing different file where a resource would be copied (an error: kept)
+RESOURCE_CONFLICT: Final = "resource-exists"
 
 
 
@@ -194,18 +196,20 @@ def file_resources(gltf: Mapping[str, Any]) -> list[str]:
 
 def copy_resources(
     gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report,
-    staged: StagedFiles | None = None,
+    staged: StagedFiles | None = None, overwrite: bool = False,
 ) -> None:
     """Copy a .gltf's (or a .glb's) relative buffers and images from `source_dir` to
     `target_dir` so its URIs stay valid. Sources are read through `external_reader` (only
     regular files inside `source_dir`, at most `MAX_BUFFER_BYTES` each); nothing is written
-    outside `target_dir`, and existing different files are never overwritten (reported).
-    With `staged`, the copies are staged there (moved into place by its commit)."""
+    outside `target_dir`. An existing different file is replaced only with `overwrite` (and
+    never when it is not a plain file); otherwise it is kept and reported as an error
+    (`RESOURCE_CONFLICT`: the written file would name another file's bytes). With `staged`,
+    the copies are staged there (moved into place by its commit)."""
     if source_dir.resolve() == target_dir.resolve():
         return
     if staged is None:
         with StagedFiles() as own:
-            copy_resources(gltf, source_dir, target_dir, report, own)
+            copy_resources(gltf, source_dir, target_dir, report, own, overwrite)
             own.commit()
         return
     root = os.path.realpath(target_dir)
@@ -220,14 +224,17 @@ def copy_resources(
         if size > MAX_BUFFER_BYTES:
             report.warn("resource-refused", uri, f"{size:,} bytes, more than the "
                         f"{MAX_BUFFER_BYTES:,} copied at most: not copied")
-        elif os.path.commonpath([root, os.path.realpath(target)]) != root:
-            report.warn("resource-outside", uri, f"{target} is outside the output folder: "
-                        "not copied")
         elif target.is_symlink() or (target.exists() and not target.is_file()):
-            report.warn("resource-exists", uri, f"{target} is not a plain file: not overwritten")
-        elif target.exists() and not filecmp.cmp(source, target, shallow=False):
-            report.warn("resource-exists", uri, f"{target} differs and was not overwritten")
-        elif not target.exists():
+            report.add("error", RESOURCE_CONFLICT, uri,
+                       f"{target} is not a plain file: not overwritten")
+        elif os.path.commonpath([root, os.path.realpath(target)]) != root:
+            report.add("error", RESOURCE_CONFLICT, uri, f"{target} is outside the output "
+                       "folder (through a symbolic link): not copied")
+        elif target.exists() and not overwrite \
+                and not filecmp.cmp(source, target, shallow=False):
+            report.add("error", RESOURCE_CONFLICT, uri,
+                       f"{target} differs and was not overwritten")
+        elif not target.exists() or overwrite:
             target.parent.mkdir(parents=True, exist_ok=True)
             with open_file(uri, source) as src:
                 staged.copy(target, src)

@@ -2,20 +2,21 @@
 """Upgrade or translate the physics of a .gltf/.glb file; needs only Python 3.11 and numpy.
 
     python3.11 scripts/convert.py INPUT OUTPUT --to {omi,khr} [--khr-geometry {mesh,node}]
-        [--godot-capsules] [--report FILE]
+        [--godot-capsules] [--report FILE] [--overwrite]
 
 Reads every OMI and KHR physics revision (and OMI vehicles) and writes them in the current
 OMI or KHR layout; everything else in the file is kept. OUTPUT must use the container of
 INPUT (.glb → .glb keeps the binary chunk byte for byte; .gltf → .gltf keeps external
-buffers and images, which are copied next to OUTPUT when it goes to another folder; an
-existing different file there is never overwritten). `--khr-geometry node` writes the
-2025-10 `geometry.node` form; `--godot-capsules` writes OMI capsules and cylinders in the
-pre-2025 layout Godot 4 reads. Every lossy step is printed; `--report FILE` also writes the
-issues as JSON. INPUT is never written; an existing OUTPUT or report file is replaced only
-with `--overwrite`, never through a symbolic link; the files appear together or not at all.
+buffers and images, which are copied next to OUTPUT when it goes to another folder).
+`--khr-geometry node` writes the 2025-10 `geometry.node` form; `--godot-capsules` writes OMI
+capsules and cylinders in the pre-2025 layout Godot 4 reads. Every lossy step is printed;
+`--report FILE` also writes the issues as JSON. INPUT is never written; an existing OUTPUT,
+report file or different copied resource is replaced only with `--overwrite`, never through
+a symbolic link; the files appear together or not at all.
 Exit status: 0 when written, 1 when INPUT cannot be read (or names a buffer or image outside
-its folder, not a regular file or shorter than its byteLength) or OUTPUT cannot be written
-(nothing is written then), 2 on bad arguments.
+its folder, not a regular file or shorter than its byteLength), OUTPUT cannot be written, or
+a resource copied beside it would replace a different file without `--overwrite` (nothing
+is written then), 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="OMI: pre-2025 capsule/cylinder layout for Godot 4")
     parser.add_argument("--report", type=Path, metavar="FILE", help="also write issues as JSON")
     parser.add_argument("--overwrite", action="store_true",
-                        help="replace an existing OUTPUT (and report file); never INPUT")
+                        help="replace an existing OUTPUT (its report file and the resources "
+                        "copied beside it); never INPUT")
     args = parser.parse_args(argv)
     suffix_in, suffix_out = args.input.suffix.lower(), args.output.suffix.lower()
     if suffix_in not in CONTAINERS or CONTAINERS[suffix_in] != suffix_out:
@@ -150,7 +152,13 @@ def main(argv: list[str] | None = None) -> int:
             staged.write(args.output, asset_files.asset_bytes(args.output, out, binary))
             writing = args.output.parent
             asset_files.copy_resources(out, args.input.parent, args.output.parent, report,
-                                       staged)
+                                       staged, overwrite=args.overwrite)
+            if asset_files.RESOURCE_CONFLICT in report.codes():
+                print_issues(report.listed())
+                print(f"error: nothing written: {args.output} would name files in its folder "
+                      "that hold other bytes: pass --overwrite to replace them, or write to "
+                      "another folder", file=sys.stderr)
+                return 1
             if args.report is not None:
                 writing = args.report
                 args.report.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The converter writes only what it makes: never INPUT, never through a symbolic link, an
-existing OUTPUT or report only with --overwrite, and its files appear together or not at all
-(no partial file after a failure). Its JSON is always valid (no NaN or Infinity)."""
+existing OUTPUT, report or copied resource only with --overwrite, and its files appear
+together or not at all (no partial file after a failure). Its JSON is always valid (no NaN
+or Infinity)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,30 @@ def test_an_existing_output_is_replaced_only_with_overwrite(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr
     assert "KHR_physics_rigid_bodies" in json.loads(output.read_text(encoding="utf-8"))[
         "extensionsUsed"]
+
+
+def test_a_different_resource_beside_output_is_replaced_only_with_overwrite(
+        tmp_path: Path) -> None:
+    """OUTPUT's folder already has another data.bin: writing zone.gltf there would make it
+    name those bytes, so nothing is written (exit 1) unless --overwrite replaces it."""
+    path = source(tmp_path / "a")
+    output = tmp_path / "b" / "zone.gltf"
+    output.parent.mkdir()
+    (output.parent / "data.bin").write_bytes(b"another asset's buffer")
+    result = run_cli(str(path), str(output), "--to", "khr")
+    assert result.returncode == 1 and "--overwrite" in result.stderr, result.stderr
+    assert "resource-exists" in result.stdout
+    assert (output.parent / "data.bin").read_bytes() == b"another asset's buffer"
+    assert sorted(p.name for p in output.parent.iterdir()) == ["data.bin"]
+    result = run_cli(str(path), str(output), "--to", "khr", "--overwrite")
+    assert result.returncode == 0, result.stderr
+    assert (output.parent / "data.bin").read_bytes() == BUFFER
+    link_target = tmp_path / "precious.bin"
+    link_target.write_bytes(b"keep")
+    (output.parent / "data.bin").unlink()
+    (output.parent / "data.bin").symlink_to(link_target)
+    result = run_cli(str(path), str(output), "--to", "khr", "--overwrite")
+    assert result.returncode == 1 and link_target.read_bytes() == b"keep"
 
 
 def test_no_write_goes_through_a_symbolic_link(tmp_path: Path) -> None:
