@@ -55,8 +55,10 @@ def test_one_zip_per_platform_with_the_extension_and_no_tooling(zips):
         expected = WHEEL_OF[platform]
         assert len(wheels) == (expected is not None), (platform, wheels)
         assert all(n.startswith("wheels/coacd-1.0.14-") and expected in n for n in wheels)
-        generated = tomllib.loads(zipfile.ZipFile(zip_file).read("blender_manifest.toml")
-                                  .decode())["build"]["generated"]
+        built = tomllib.loads(zipfile.ZipFile(zip_file).read("blender_manifest.toml").decode())
+        # Blender's build validated it: the decomposition worker's temporary folder is said
+        assert set(built["permissions"]) == {"files"}
+        generated = built["build"]["generated"]
         assert generated["platforms"] == [platform]
         assert [w.removeprefix("./") for w in generated["wheels"]] == wheels
 
