@@ -35,7 +35,7 @@ from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
 from ..bridge.collision_mesh import gltf_mesh_from_object
-from ..bridge.joint_bridge import body_of, on_bone_node
+from ..bridge.joint_bridge import on_bone_node
 from ..bridge.to_model import (
     MOTION_KEY,
     SHAPE_PART_KEY,
@@ -274,6 +274,8 @@ class PhysicsExportExtension(JointExport):
             kept = self._without_stray(gathered)
             gathered = kept
             nodes, objects = [item[0] for item in kept], [item[1] for item in kept]
+        # indexed first: a record looks up its node's place in the tree
+        self.index.add_scene(export_settings.get("vtree"), nodes, objects)
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint:
@@ -285,7 +287,6 @@ class PhysicsExportExtension(JointExport):
                     record(node, obj, derived, child_count)
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
-        self.index.add_scene(export_settings.get("vtree"), nodes, objects)
 
     def _without_stray(self, gathered: Any) -> list[tuple[Any, Any, int]]:
         """The gathered nodes but the exporter's stray dupli copies (`is_stray_dupli`), said
@@ -347,7 +348,7 @@ class PhysicsExportExtension(JointExport):
         if derived.error is not None:
             raise RuntimeError(derived.error)
         props = derived.props
-        motion = self._kind_written(derived.motion, obj)
+        motion = self._kind_written(derived.motion, obj, node)
         placement, shape_node = self._placed_shape(node, obj, derived, child_count)
         if derived.needs_mass and self._mass().has_child_colliders(obj):
             # made of several objects: this body's own parts
@@ -364,11 +365,12 @@ class PhysicsExportExtension(JointExport):
         if gravity:
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
 
-    def _kind_written(self, motion: Motion | None, obj: bpy.types.Object) -> Motion | None:
+    def _kind_written(self, motion: Motion | None, obj: bpy.types.Object, node: Any
+                      ) -> Motion | None:
         """`motion` with the kind the format writes it as (reported when it changes)."""
         if motion is None or motion.kind != "static":
             return motion  # only a static body can be written as another kind
-        above = body_of(obj.parent)
+        above = self._body_at(obj, node, above=True, as_written=True)
         moves_above = above is not None and above.gltf_physics.motion_type in (
             "DYNAMIC", "KINEMATIC")
         kind = kind_in_target(motion.kind, self.format, moves_above)
@@ -555,7 +557,9 @@ class PhysicsExportExtension(JointExport):
     def _report_flattened(self) -> None:
         """Said once: the exporter's "Flatten Object Hierarchy" writes every object at the
         root, so physics that belongs to the body or trigger above it (a compound body's
-        collider, a joint, a wheel, a trigger's member) is written without it."""
+        collider, a wheel, a trigger's member) is written without it. (A joint goes on a
+        node of its own under its body: `JointExport._exported_under` reads the file's
+        tree.)"""
         known = self.object_settings
 
         def under_physics(obj: bpy.types.Object) -> bool:
@@ -568,9 +572,8 @@ class PhysicsExportExtension(JointExport):
                 above = above.parent
             return False
 
-        lost = {obj for obj, _node in self.joint_objects}
-        lost.update(obj for obj in [r.obj for r in self.records]
-                    + [obj for obj, _node in self.vehicle_objects] if under_physics(obj))
+        lost = {obj for obj in [r.obj for r in self.records]
+                + [obj for obj, _node in self.vehicle_objects] if under_physics(obj)}
         if lost:
             first = min(obj.name for obj in lost)
             self.report.warn(

@@ -11,7 +11,7 @@ from ...joints import settings_to_gltf
 from ...model import Joint, JointSettings
 from ...structure import joint_needs_own_node
 from .. import gltf_compat
-from ..bridge.joint_bridge import body_of, settings_of
+from ..bridge.joint_bridge import body_of, bone_body, settings_of
 
 
 def has_body_or_shape(props: Any) -> bool:
@@ -35,9 +35,10 @@ class JointExport:
         live = obj.gltf_physics
         derived = self.object_settings.get(obj)
         props = live if derived is None else derived.props  # plain values, read once
-        body_a = body_of(obj)
+        body_a = self._body_at(obj, node)
         attachment = live.joint_attachment
-        body_b = body_of(attachment) if attachment is not None else live.joint_connected_body
+        body_b = live.joint_connected_body if attachment is None \
+            else self._body_at(attachment, self.index.node_of(attachment, node))
         problem = self._joint_problem(obj, node, body_a, body_b)
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
@@ -57,7 +58,7 @@ class JointExport:
             self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
             return
         frame = node
-        if body_a is not None and not self._exported_under(obj, body_a):
+        if body_a is not None and not self._exported_under(obj, node, body_a):
             # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
             # belongs to the body above its node, so it goes on a node under body A
             frame = self._attachment_node(obj, node, body_a, yup, "joint")
@@ -66,6 +67,32 @@ class JointExport:
             node.children.append(frame)  # OMI wants the joint on a node of its own
         joint = Joint(settings, connected, props.joint_enable_collision)
         self.joints.append((frame, joint))
+
+    def _body_at(self, obj: bpy.types.Object, node: Any, above: bool = False,
+                 as_written: bool = False) -> bpy.types.Object | None:
+        """The body at `obj`'s `node` (`above`: strictly above it) or nearest above: up the
+        export tree (`NodeIndex.parent_vnode`), so an instancer with a body counts for the
+        objects of the collection it instances (Blender's parenting where the tree does not
+        list the node)."""
+        index = self.index
+        vnode = None if node is None else index.vnode_of(node)
+        if vnode is None:
+            return body_of(obj.parent if above else obj)
+        if not above and obj.gltf_physics.motion_type != "NONE":
+            return obj
+        if above or vnode.blender_bone is None:  # (a bone's node: its stand-in's body)
+            vnode = index.parent_vnode(vnode, as_written)
+        while vnode is not None:
+            source = vnode.blender_object
+            if vnode.keep_tag and isinstance(source, bpy.types.Object):
+                if vnode.blender_bone is not None:
+                    body = bone_body(source, vnode.blender_bone.name)
+                    if body is not None:
+                        return body
+                elif source.gltf_physics.motion_type != "NONE":
+                    return source
+            vnode = index.parent_vnode(vnode, as_written)
+        return None
 
     def _limits_in_order(self, obj: bpy.types.Object, settings: JointSettings) -> JointSettings:
         """A limit whose min is above its max is written swapped (as a reader takes it, said);
@@ -104,8 +131,17 @@ class JointExport:
             return "neither joined body is dynamic"
         return None
 
-    def _exported_under(self, obj: bpy.types.Object, body: bpy.types.Object) -> bool:
-        """True when `body`'s node is an ancestor of (or is) `obj`'s node in the export."""
+    def _exported_under(self, obj: bpy.types.Object, node: Any, body: bpy.types.Object
+                        ) -> bool:
+        """True when `body`'s node is an ancestor of (or is) `obj`'s `node` in the export."""
+        vnode = self.index.vnode_of(node)
+        body_node = self.index.node_of(body, node)
+        if vnode is not None and body_node is not None:
+            while vnode is not None:
+                if vnode.node is body_node:
+                    return True
+                vnode = self.index.parent_vnode(vnode, as_written=True)
+            return False
         while obj is not None:
             if obj == body:
                 return True

@@ -23,6 +23,9 @@ from . import kept_solids
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0
+#: Instances within instances followed at most (Blender draws 8 levels; a collection that
+#: a script made instance itself must not loop).
+MAX_INSTANCE_DEPTH = 8
 #: Blender (x, y, z) → glTF (x, z, −y), as a matrix.
 TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
 
@@ -36,6 +39,8 @@ class BodyMass:
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
+        #: collection instancer → the objects the instance writes under it (`_instanced`)
+        self._instanced_objects: dict[bpy.types.Object, list[bpy.types.Object] | None] = {}
         self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
@@ -91,15 +96,15 @@ class BodyMass:
     def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
                 ) -> MassPart | None:
         """The solid of the body's colliders (triggers excluded) in its node space."""
-        if not self._children_of(body):  # the common case: no matrices to compose
-            if not _is_collider(body):
+        if not self._children_of(body) and not self._instanced(body):  # the common case:
+            if not _is_collider(body):  # no matrices to compose
                 return None
             if own is not None and own.shape.kind not in MESH_SHAPES:
                 return self._analytic_part(own, None)
             return self._placed(body, None)
         to_body = np.array(body.matrix_world.inverted_safe(), dtype=float)
-        parts = [part for obj in self._colliders_of(body)
-                 if (part := self._placed(obj, to_body))]
+        parts = [part for obj, frame in self._colliders_of(body)
+                 if (part := self._placed(obj, to_body if frame is None else to_body @ frame))]
         if len(parts) == 1:
             return parts[0]
         return mass_properties.combined(parts)
@@ -108,35 +113,62 @@ class BodyMass:
         """`obj.children` from a map built once (Object.children scans every object)."""
         if self._children is None:
             self._children = {}
+            instancers = self._instanced_objects
             for child in bpy.data.objects:
                 if child.parent is not None:
                     self._children.setdefault(child.parent, []).append(child)
+                if child.instance_type == "COLLECTION":
+                    instancers[child] = None  # (its objects listed when first asked)
         return self._children.get(obj, [])  # objects hash and compare by their data
 
-    def has_child_colliders(self, body: bpy.types.Object) -> bool:
-        """True when a descendant of `body` (below no other body) carries a collider."""
-        children = self._children_of(body)
-        if not children:  # most bodies
-            return False
-        stack = list(children)
-        while stack:
-            obj = stack.pop()
-            if obj.gltf_physics.motion_type != "NONE":
-                continue
-            if _is_collider(obj):
-                return True
-            stack.extend(self._children_of(obj))
-        return False
+    def _instanced(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
+        """The objects the glTF exporter writes under `obj`'s node for the collection it
+        instances: the collection's objects without a parent (their children follow)."""
+        self._children_of(obj)  # (the map of instancers is built with the children's)
+        instancers = self._instanced_objects
+        if obj not in instancers:  # most objects
+            return []
+        found = instancers[obj]
+        if found is None:
+            collection = obj.instance_collection
+            found = instancers[obj] = [] if collection is None else \
+                [member for member in collection.all_objects if member.parent is None]
+        return found
 
-    def _colliders_of(self, body: bpy.types.Object) -> Iterator[bpy.types.Object]:
-        """The body and its descendants up to other bodies that carry a collider shape."""
-        stack = [body]
+    def _below(self, obj: bpy.types.Object, frame: np.ndarray | None, depth: int
+               ) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
+        """What hangs from `obj`'s node in the file, each with the frame that takes its own
+        world matrix to where the export places it (None: where it is) and how many
+        instances deep it is. An instanced collection's objects are placed by their
+        instancer, less the collection's offset (as deep as Blender draws instances)."""
+        for child in self._children_of(obj):
+            yield child, frame, depth
+        members = self._instanced(obj) if depth < MAX_INSTANCE_DEPTH else None
+        if members:
+            placed = np.array(obj.matrix_world, dtype=float)
+            placed = placed if frame is None else frame @ placed
+            inner = placed @ _translation(-np.array(obj.instance_collection.instance_offset))
+            for member in members:
+                yield member, inner, depth + 1
+
+    def has_child_colliders(self, body: bpy.types.Object) -> bool:
+        """True when a descendant of `body` in the file (below no other body) carries a
+        collider: a child object, or an object of the collection it instances."""
+        if not self._children_of(body) and body not in self._instanced_objects:  # most
+            return False  # bodies
+        return any(obj is not body for obj, _frame in self._colliders_of(body))
+
+    def _colliders_of(self, body: bpy.types.Object
+                      ) -> Iterator[tuple[bpy.types.Object, np.ndarray | None]]:
+        """The body and what hangs from it up to other bodies that carries a collider shape,
+        each with its frame (`_below`)."""
+        stack: list[tuple[bpy.types.Object, np.ndarray | None, int]] = [(body, None, 0)]
         while stack:
-            obj = stack.pop()
+            obj, frame, depth = stack.pop()
             if _is_collider(obj):
-                yield obj
-            stack.extend(child for child in self._children_of(obj)
-                         if child.gltf_physics.motion_type == "NONE")
+                yield obj, frame
+            stack.extend(item for item in self._below(obj, frame, depth)
+                         if item[0].gltf_physics.motion_type == "NONE")
 
     def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
         """The collider's solid in the body's node space (`to_body` None: `obj` is the body)."""
@@ -202,6 +234,12 @@ class BodyMass:
         points, faces = data
         solids = kept_solids.SOLIDS
         return solids.hull_solid(points) if convex else solids.mesh_solid(points, faces)
+
+
+def _translation(offset: np.ndarray) -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[:3, 3] = offset
+    return matrix
 
 
 def _is_collider(obj: bpy.types.Object) -> bool:

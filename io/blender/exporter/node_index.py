@@ -66,6 +66,8 @@ class NodeIndex:
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
         self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance (`_dupli_frame`)
         self._scene_serial = 0
+        #: every scene's export-tree nodes by uuid (as the file nests them)
+        self.tree: dict[str, Any] = {}
         #: vnode uuid → its parent's as if the exporter had not flattened the object
         #: hierarchy (its "Flatten Object Hierarchy" leaves every object at the root: no
         #: instance to tell); empty when it does not (`remember_parents`)
@@ -84,6 +86,7 @@ class NodeIndex:
         for node, obj in zip(nodes, objects, strict=True):
             object_of[id(node)] = obj
         tree = {} if vtree is None else vtree.nodes
+        self.tree.update(tree)
         instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
         memo: dict[str, Scope] = {}
         unflattened = self.unflattened
@@ -206,6 +209,16 @@ class NodeIndex:
                 return node
             scope = self._outer.get(scope)
         return None
+
+    def vnode_of(self, node: Any) -> Any | None:
+        """The export-tree node that made `node` (None when the tree does not list it)."""
+        return self._vnode.get(id(node))
+
+    def parent_vnode(self, vnode: Any, as_written: bool = False) -> Any | None:
+        """The export-tree node above `vnode`: as the artist made the tree (`as_written`:
+        as the file has it, where "Flatten Object Hierarchy" left every object at the
+        root)."""
+        return self.tree.get(vnode.parent_uuid if as_written else self._parent_uuid(vnode))
 
     def world_of(self, node: Any, obj: Any) -> Matrix:
         """The Blender world matrix of `node` (the object's own one when not indexed)."""
