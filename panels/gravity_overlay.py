@@ -19,21 +19,21 @@ class GravityBatches:
 
     def __init__(self, make_batch: Any) -> None:
         self.make_batch = make_batch
-        self.entries: dict[str, tuple[Any, Any]] = {}
+        self.entries: dict[int, tuple[Any, Any]] = {}
         self.builds = 0
 
     def batch(self, obj: bpy.types.Object) -> Any:
         """The object's batch (None when it has no volume or nothing to draw)."""
         if obj.gltf_physics.gravity_type == "NONE":
-            self.entries.pop(obj.name, None)
+            self.entries.pop(obj.session_uid, None)
             return None
         try:  # a drawing never raises: a volume whose figure cannot be made shows none
             volume = gravity_of(obj)
             key = (volume, shape_mesh_key(obj))  # a mesh shape's edits rebuild too
         except (ValueError, TypeError, ArithmeticError):
-            self.entries.pop(obj.name, None)
+            self.entries.pop(obj.session_uid, None)
             return None
-        entry = self.entries.get(obj.name)
+        entry = self.entries.get(obj.session_uid)
         if entry is None or entry[0] != key:
             self.builds += 1
             try:
@@ -42,13 +42,14 @@ class GravityBatches:
             except (ValueError, TypeError, ArithmeticError):
                 lines = None
             entry = (key, self.make_batch(lines) if lines is not None and len(lines) else None)
-            self.entries[obj.name] = entry
+            self.entries[obj.session_uid] = entry
         return entry[1]
 
-    def prune(self, names: set[str]) -> None:
-        """Forget objects that are gone."""
-        for name in set(self.entries) - names:
-            del self.entries[name]
+    def prune(self, drawn: set[int]) -> None:
+        """Forget objects no longer drawn (`drawn`: their `session_uid`s; a name may be a
+        linked object's and a local one's)."""
+        for key in set(self.entries) - drawn:
+            del self.entries[key]
 
 
 CACHE = GravityBatches(line_batch)

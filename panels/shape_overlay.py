@@ -87,26 +87,27 @@ class BatchCache:
 
     def __init__(self, make_batch: Callable[[np.ndarray], Any]) -> None:
         self.make_batch = make_batch
-        self.entries: dict[str, tuple[tuple, Any]] = {}
+        self.entries: dict[int, tuple[tuple, Any]] = {}
         self.builds = 0
 
     def batch(self, obj: bpy.types.Object) -> Any:
         """The object's batch, rebuilt only when its signature changed (None: nothing)."""
         signature = shape_signature(obj)
         if signature is None:
-            self.entries.pop(obj.name, None)
+            self.entries.pop(obj.session_uid, None)
             return None
-        entry = self.entries.get(obj.name)
+        entry = self.entries.get(obj.session_uid)
         if entry is None or entry[0] != signature:
             self.builds += 1
             entry = (signature, self.make_batch(shape_segments(obj)))
-            self.entries[obj.name] = entry
+            self.entries[obj.session_uid] = entry
         return entry[1]
 
-    def prune(self, names: set[str]) -> None:
-        """Forget objects that are gone."""
-        for name in set(self.entries) - names:
-            del self.entries[name]
+    def prune(self, drawn: set[int]) -> None:
+        """Forget objects no longer drawn (`drawn`: their `session_uid`s; a name may be a
+        linked object's and a local one's)."""
+        for key in set(self.entries) - drawn:
+            del self.entries[key]
 
 
 def color_of(obj: bpy.types.Object) -> tuple[float, float, float, float]:
@@ -132,22 +133,22 @@ CACHE = BatchCache(line_batch)
 
 def draw_batches(cache: Any, color: Callable[[bpy.types.Object], tuple]) -> None:
     """Draw each visible object's cached batch at its world matrix in its colour, then let
-    the cache forget objects no longer drawn (`cache` has `batch(obj)` and `prune(names)`)."""
+    the cache forget objects no longer drawn (`cache` has `batch(obj)` and `prune(uids)`)."""
     import gpu
 
     shader = gpu.shader.from_builtin("UNIFORM_COLOR")
-    names = set()
+    drawn = set()
     for obj in bpy.context.visible_objects:
         batch = cache.batch(obj)
         if batch is None:
             continue
-        names.add(obj.name)
+        drawn.add(obj.session_uid)
         gpu.matrix.push()
         gpu.matrix.multiply_matrix(obj.matrix_world)
         shader.uniform_float("color", color(obj))
         batch.draw(shader)
         gpu.matrix.pop()
-    cache.prune(names)
+    cache.prune(drawn)
 
 
 def _draw() -> None:

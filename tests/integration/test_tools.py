@@ -178,8 +178,8 @@ def test_shape_overlay_caches_batches_until_the_shape_changes(clean_scene):
     top = built[-1].reshape(-1, 3)[:, 2].max()
     assert top == pytest.approx(1.5 + 0.5)
     assert len(built[2]) == len(hull.data.edges)
-    cache.prune({"Crate"})
-    assert set(cache.entries) == {"Crate"}
+    cache.prune({crate.session_uid})
+    assert set(cache.entries) == {crate.session_uid}
 
 
 def test_fit_to_principal_axes_orients_a_tilted_capsule(clean_scene, tmp_path):

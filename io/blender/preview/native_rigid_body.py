@@ -43,7 +43,7 @@ import bpy
 from ...joints import per_axis_limits
 from ..bridge.joint_bridge import body_of, settings_of
 from ..tools.editable import editable_problem
-from ..tools.native_common import COLLECTION_COUNT, blender_least_mass
+from ..tools.native_common import COLLECTION_COUNT, blender_least_mass, has_object
 from ..tools.ownership import TAG_PREFIX
 from .preview_shapes import (
     HELPER_TAG,
@@ -135,7 +135,7 @@ def add_joint_constraint(
     world = _ensure_world(scene)
     constraints = _ensure_constraints(world)
     if joint_obj.rigid_body_constraint is None:
-        if joint_obj.name not in constraints.objects:
+        if not has_object(constraints.objects, joint_obj):
             constraints.objects.link(joint_obj)
         joint_obj[CONSTRAINT_TAG] = preview_id(scene)
     constraint = joint_obj.rigid_body_constraint
@@ -406,7 +406,7 @@ def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Ob
     """The mesh object Blender simulates for the body: itself, or a hidden proxy."""
     obj = body.obj
     if obj.type == "MESH":
-        if obj.name not in world.collection.objects:
+        if not has_object(world.collection.objects, obj):
             world.collection.objects.link(obj)  # Blender adds obj.rigid_body
         obj[RIGID_BODY_TAG] = preview_id(world.id_data)
         return obj
@@ -513,9 +513,13 @@ def _delete_helper(helper: bpy.types.Object) -> None:
 
 
 def _remove_follow(obj: bpy.types.Object) -> None:
-    follow = obj.constraints.get(FOLLOW_NAME)
-    if follow is not None:
-        obj.constraints.remove(follow)
+    """Remove the constraint that makes `obj` follow its proxy: the one copying the proxy's
+    transforms (never found by name: the user may have a constraint of that name)."""
+    proxy = obj.get(PROXY_TAG)
+    if isinstance(proxy, bpy.types.Object):
+        for follow in [c for c in obj.constraints
+                       if c.type == "COPY_TRANSFORMS" and c.target == proxy]:
+            obj.constraints.remove(follow)
     if PROXY_TAG in obj:
         del obj[PROXY_TAG]
 
@@ -531,7 +535,7 @@ def _remove_constraint(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
     """Remove obj's rigid body constraint; Blender 5.0's operator reads the view layer's
     active object, so that is set for the call. Outside the view layer: unlink only."""
     view_layer = bpy.context.view_layer if bpy.context.scene == scene else scene.view_layers[0]
-    if obj.rigid_body_constraint is not None and obj.name in view_layer.objects:
+    if obj.rigid_body_constraint is not None and has_object(view_layer.objects, obj):
         previous = view_layer.objects.active
         view_layer.objects.active = obj
         with bpy.context.temp_override(scene=scene, view_layer=view_layer, object=obj,
@@ -539,7 +543,7 @@ def _remove_constraint(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
             bpy.ops.rigidbody.constraint_remove()
         view_layer.objects.active = previous
     constraints = scene.rigidbody_world and scene.rigidbody_world.constraints
-    if constraints is not None and obj.name in constraints.objects:
+    if constraints is not None and has_object(constraints.objects, obj):
         constraints.objects.unlink(obj)
     if obj.rigid_body_constraint is None:  # (else kept ours: a later Remove can end it)
         del obj[CONSTRAINT_TAG]

@@ -153,12 +153,12 @@ def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
     """The objects to decompose for a selection: mesh objects that are not collision-only,
     objects whose triangle-mesh shape uses a proxy, and the object of a selected part (so a
     part's panel can run it again)."""
-    found: dict[str, bpy.types.Object] = {}
+    found: dict[int, bpy.types.Object] = {}  # by identity: a linked object may share a name
     for obj in objects:
         owner = obj.parent if is_part(obj) else obj
         if not owner.gltf_physics.collision_only \
                 and (owner.type == "MESH" or collider_mesh(owner) != owner):
-            found.setdefault(owner.name, owner)
+            found.setdefault(owner.as_pointer(), owner)
     return list(found.values())
 
 

@@ -70,9 +70,18 @@ def is_preview(id_block: bpy.types.ID) -> bool:
     return any(key.startswith(PREVIEW_PREFIX) for key, _ in id_block.items())
 
 
+def has_object(objects: bpy.types.bpy_prop_collection, obj: bpy.types.Object) -> bool:
+    """True when `obj` itself is among `objects`: by identity, since a linked object may
+    have a local one's name (looked up by name first, scanned only for such a namesake)."""
+    found = objects.get(obj.name)
+    if found is None:
+        return False
+    return found == obj or any(member == obj for member in objects)
+
+
 def scene_of(obj: bpy.types.Object) -> bpy.types.Scene:
     scene = bpy.context.scene
-    if scene.objects.get(obj.name) == obj or not obj.users_scene:
+    if has_object(scene.objects, obj) or not obj.users_scene:
         return scene
     return obj.users_scene[0]
 

@@ -21,11 +21,13 @@ from .native_common import (
     HALF_PI,
     KINDS,
     LAYER_NAME,
+    LEFT,
     LETTERS,
     NATIVE_MESH_SHAPE,
     TOLERANCE,
     Done,
     blender_least_mass,
+    has_object,
     is_preview,
     left_as_it_was,
     native_fit,
@@ -64,7 +66,7 @@ def _ensure_world(scene: bpy.types.Scene) -> bpy.types.RigidBodyWorld:
 def _ensure_rigid_body(
     world: bpy.types.RigidBodyWorld, obj: bpy.types.Object
 ) -> bpy.types.RigidBodyObject:
-    if obj.rigid_body is None and obj.name not in world.collection.objects:
+    if obj.rigid_body is None and not has_object(world.collection.objects, obj):
         world.collection.objects.link(obj)  # Blender adds obj.rigid_body
     return obj.rigid_body
 
@@ -83,10 +85,11 @@ def _shape_objects(body: bpy.types.Object) -> list[bpy.types.Object]:
 def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> None:
     if (body, "body") in done or left_as_it_was(body, done, report, rigid_body=True):
         return
-    done.add((body, "body"))
     if body.type != "MESH":
+        done.add((body, LEFT))  # (not converted: never counted as changed)
         report.append(f"{body.name}: Blender rigid bodies must be meshes: skipped")
         return
+    done.add((body, "body"))
     rb = _ensure_rigid_body(_ensure_world(scene_of(body)), body)
     props = body.gltf_physics
     motion = "STATIC" if props.motion_type == "NONE" else props.motion_type
@@ -238,7 +241,8 @@ def _joint_to_native(obj: bpy.types.Object, report: list[str], done: Done) -> No
     world = scene_of(obj).rigidbody_world
     if world.constraints is None:
         world.constraints = bpy.data.collections.new("RigidBodyConstraints")
-    if obj.rigid_body_constraint is None and obj.name not in world.constraints.objects:
+    if obj.rigid_body_constraint is None \
+            and not has_object(world.constraints.objects, obj):
         world.constraints.objects.link(obj)  # Blender adds obj.rigid_body_constraint
     rbc = obj.rigid_body_constraint
     rbc.object1, rbc.object2 = first, second
