@@ -297,3 +297,35 @@ def test_ragdoll_joint_between_bodies_on_bones(clean_scene, fmt: str, tmp_path: 
 
     assert body_of(knee).name == "UpperBody"
     assert knee.gltf_physics.joint_connected_body.name == "LowerBody"
+
+
+def test_numbers_blender_cannot_store_keep_their_meaning(tmp_path: Path, caplog) -> None:
+    """Blender stores float32: a KHR mass of 1e-50 (tiny, not 0, which KHR reads as
+    infinite) and a plane's sizeX of 1e-50 (not absent, which is infinite) come back as
+    float32's smallest positive number; a mass of 1e39 as float32's largest. The import
+    says each once."""
+    plane = {"type": "plane", "plane": {"sizeX": 1e-50, "sizeZ": 2.0}}
+    nodes = [
+        {"name": "Tiny", "extensions": {KHR_BODIES: {"motion": {"mass": 1e-50},
+                                                     "collider": {"geometry": {"shape": 0}}}}},
+        {"name": "Huge", "extensions": {KHR_BODIES: {"motion": {"mass": 1e39},
+                                                     "collider": {"geometry": {"shape": 0}}}}},
+        {"name": "Sheet", "extensions": {KHR_BODIES: {"collider": {"geometry": {"shape": 1}}}}},
+    ]
+    source = write(tmp_path / "source.gltf",
+                   document(nodes, {KHR_SHAPES: {"shapes": [BOX, plane]}}))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        import_file(source)
+    said = [r.getMessage() for r in caplog.records if "-float32]" in r.getMessage()]
+    assert len(said) == 3 and "motion.mass 1e-50" in said[0], said
+    out = tmp_path / "out.gltf"
+    export_logged(out, "KHR", caplog)
+    assert_valid(out)
+    gltf = load_gltf(out)
+    assert 0 < body_motion(gltf, "KHR", "Tiny")["mass"] < 1e-44
+    assert body_motion(gltf, "KHR", "Huge")["mass"] == pytest.approx(3.4028235e38)
+    written = gltf["extensions"][KHR_SHAPES]["shapes"]
+    sheet = next(n for n in gltf["nodes"] if n["name"] == "Sheet")
+    shape = written[sheet["extensions"][KHR_BODIES]["collider"]["geometry"]["shape"]]
+    assert 0 < shape["plane"]["sizeX"] < 1e-44 and shape["plane"]["sizeZ"] == 2.0

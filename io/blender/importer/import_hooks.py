@@ -23,6 +23,7 @@ from ...codecs.registry import (
 )
 from ...diagnostics import Report
 from ...document import DocumentView, LazyNodes, NodeView
+from ...float32_storage import Float32Storage
 from ...gravity import GravityScene
 from ...joints import settings_to_blender
 from ...model import Joint, PhysicsScene
@@ -113,9 +114,18 @@ class PhysicsImportExtension:
             self.vehicles = decode_vehicle_document(self.view, self.report)
             self.gravity = decode_gravity_document(self.view, self.report)
             report_ignored(self.view, self.report)
+            self._storable()
         except Exception as exc:
             LOG.exception("physics decoding failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
+
+    def _storable(self) -> None:
+        """Numbers Blender would store as 0 or as float32's largest made storable, said."""
+        storage = Float32Storage(self.report)
+        for nodes in (self.physics.nodes, self.vehicles.nodes, self.gravity.nodes):
+            storage.fix_nodes(nodes)
+        if self.gravity.world is not None:
+            self.gravity.world = storage.of(self.gravity.world, "world gravity")
 
     def gather_import_scene_after_nodes_hook(
         self, gltf_scene: Any, blender_scene: Any, gltf: Any
