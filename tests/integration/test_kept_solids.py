@@ -145,3 +145,28 @@ def test_a_triangle_list_is_another_solid_than_the_hull_of_its_points(monkeypatc
     one_triangle = cache.mesh_solid(CUBE, np.array([[0, 1, 2]], dtype=np.int32))
     assert hull is not None and one_triangle is None  # a lone triangle encloses nothing
     assert solids == {"hulls": 1, "solids": 2}
+
+
+def test_check_physics_builds_a_shared_hull_once(clean_scene, monkeypatch):
+    """Check Physics looks at each convex shape's hull: objects sharing a mesh, and a check
+    run again (after a Fix), build it once; an edited mesh builds it again."""
+    import bpy
+
+    monkeypatch.setattr(kept_solids, "SOLIDS", kept_solids.KeptSolids())
+    hull = importlib.import_module(f"{MODULE}.io.blender.tools.hull")
+    validation = importlib.import_module(f"{MODULE}.io.blender.tools.validation")
+    built = []
+    real = hull.hull_of_points
+    monkeypatch.setattr(hull, "hull_of_points", lambda points: built.append(1) or real(points))
+    first = h.set_physics(h.mesh_object("Rock", "monkey"), shape_type="CONVEX")
+    for index in range(3):
+        twin = bpy.data.objects.new(f"Rock.{index}", first.data)
+        bpy.context.scene.collection.objects.link(twin)
+        h.set_physics(twin, shape_type="CONVEX")
+    before = validation.validate_scene(bpy.context.scene)
+    assert len(built) == 1
+    assert validation.validate_scene(bpy.context.scene) == before and len(built) == 1
+    first.data.vertices[0].co.x += 5.0
+    first.data.update()
+    validation.validate_scene(bpy.context.scene)
+    assert len(built) == 2

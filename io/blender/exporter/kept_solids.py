@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Solids of collision meshes kept between exports: an artist exports the same level again
-and again, and a hull of a large mesh takes long. Each solid is keyed by a digest of the
-very geometry it is computed from, so an edited mesh is a new key and no entry is stale."""
+"""Solids of collision meshes (and Check Physics' hull figures) kept between runs: an artist
+exports or checks the same level again and again, and a hull of a large mesh takes long.
+Each is keyed by a digest of the very geometry it is computed from, so an edited mesh is a
+new key and no entry is stale."""
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -23,37 +26,40 @@ class KeptSolids:
 
     def __init__(self, size: int = KEPT_SOLIDS) -> None:
         self._size = size
-        self._parts: OrderedDict[bytes, MassPart | None] = OrderedDict()
+        self._parts: OrderedDict[bytes, Any] = OrderedDict()
 
     def hull_solid(self, points: np.ndarray) -> MassPart | None:
         """The solid of the convex hull of `points` (None when it has no volume)."""
-        key = _geometry_key(b"hull", points)
-        if key not in self._parts:
-            return self._keep(key, mass_properties.mesh_part(hull_triangles(points)))
-        return self._kept(key)
+        return self.kept(b"hull", (points,),
+                         lambda: _read_only(mass_properties.mesh_part(hull_triangles(points))))
 
     def mesh_solid(self, points: np.ndarray, faces: np.ndarray) -> MassPart | None:
         """The solid the triangles `faces` (indices into `points`) enclose."""
-        key = _geometry_key(b"mesh", points, faces)
-        if key not in self._parts:
-            return self._keep(key, mass_properties.mesh_part(points[faces].astype(np.float64)))
-        return self._kept(key)
+        return self.kept(b"mesh", (points, faces), lambda: _read_only(
+            mass_properties.mesh_part(points[faces].astype(np.float64))))
 
-    def _kept(self, key: bytes) -> MassPart | None:
-        self._parts.move_to_end(key)
-        return self._parts[key]
-
-    def _keep(self, key: bytes, part: MassPart | None) -> MassPart | None:
-        if part is not None:
-            part.centroid.setflags(write=False)
-            part.second_moment.setflags(write=False)
-        self._parts[key] = part
+    def kept(self, kind: bytes, arrays: tuple[np.ndarray, ...], compute: Callable[[], Any]
+             ) -> Any:
+        """What `compute()` makes of `arrays` (`kind` names what it is), computed once for
+        the same geometry: the value must not change, it is shared."""
+        key = _geometry_key(kind, *arrays)
+        if key in self._parts:
+            self._parts.move_to_end(key)
+            return self._parts[key]
+        value = self._parts[key] = compute()
         while len(self._parts) > self._size:
             self._parts.popitem(last=False)
-        return part
+        return value
 
     def __len__(self) -> int:
         return len(self._parts)
+
+
+def _read_only(part: MassPart | None) -> MassPart | None:
+    if part is not None:
+        part.centroid.setflags(write=False)
+        part.second_moment.setflags(write=False)
+    return part
 
 
 def _geometry_key(kind: bytes, *arrays: np.ndarray) -> bytes:

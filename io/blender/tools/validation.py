@@ -49,6 +49,8 @@ class Problem:
 def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
     """Every problem in `scene`, objects in name order."""
     fmt = scene.gltf_physics.export_format
+    if bpy.context.scene == scene:
+        bpy.context.view_layer.update()  # (objects a script just made are listed after it)
     exported = set(bpy.context.view_layer.objects if bpy.context.scene == scene
                    else scene.objects)  # (objects, not names: a linked one may share one)
     problems: list[Problem] = []
@@ -142,19 +144,28 @@ def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
 
 
 def _hull_problems(obj: bpy.types.Object) -> Iterator[Problem]:
-    from .hull import evaluated_vertices, hull_of_points  # bmesh only when a hull is checked
+    # bmesh only when a hull is checked
+    from ..exporter.kept_solids import SOLIDS
+    from .hull import evaluated_vertices, hull_of_points
 
     props = obj.gltf_physics
     source = obj if props.mesh_source == "SELF" else props.mesh_object
     if source is None:
         yield Problem(obj.name, "hull-no-mesh", "the convex hull has no mesh")
         return
-    hull = hull_of_points(evaluated_vertices(source, bpy.context.evaluated_depsgraph_get()))
-    if rules.is_flat_hull(len(hull.points), hull.volume):
+    points = evaluated_vertices(source, bpy.context.evaluated_depsgraph_get())
+
+    def figures() -> tuple[int, float]:
+        hull = hull_of_points(points)
+        return len(hull.points), hull.volume
+
+    # (objects sharing a mesh, and a check run again after a fix, build its hull once)
+    count, volume = SOLIDS.kept(b"hull-figures", (points,), figures)
+    if rules.is_flat_hull(count, volume):
         yield Problem.of(obj, rules.FLAT_HULL)
-    elif rules.has_too_many_hull_points(len(hull.points)):
+    elif rules.has_too_many_hull_points(count):
         yield Problem(obj.name, rules.HULL_TOO_MANY_POINTS.code,
-                      rules.hull_points_message(len(hull.points)), "simplify-hull")
+                      rules.hull_points_message(count), "simplify-hull")
 
 
 def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
