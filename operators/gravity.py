@@ -4,10 +4,12 @@
 from typing import Any
 
 import bpy
+from mathutils import Vector
 
 from ..io.blender.gravity.bridge import line_points
 from ..io.blender.gravity.properties import LINE_OBJECT_TYPES
 from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
+from .context_checks import has_scene
 
 
 class _OnLineGravity:
@@ -17,6 +19,7 @@ class _OnLineGravity:
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
         if obj is None or obj.gltf_physics.gravity_type != "LINE":
+            cls.poll_message_set("The active object must have Line gravity")
             return False
         return poll_refusal(cls, [obj])
 
@@ -87,11 +90,14 @@ class GLTF_PHYSICS_OT_gravity_point_remove(_OnLineGravity, bpy.types.Operator):
 
 
 class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Operator):
-    """Copy the line object's vertices (in vertex order, in this object's space) into the
-    editable point list and use the list"""
+    """Copy the line object's vertices (in vertex order, in this object's space) into the editable point list and use the list"""
 
     bl_idname = "gltf_physics.gravity_points_from_object"
     bl_label = "Copy Points"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return super().poll(context) and has_scene(cls, context)  # reads the evaluated mesh
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         if refuse(self, [context.object]):
@@ -107,14 +113,30 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
             self.report({"ERROR"}, f"{problem}, so its points cannot be replaced; nothing "
                         "was changed")
             return {"CANCELLED"}
-        props.gravity_line_source = "OBJECT"
-        points = line_points(obj)
+        points = _object_points(obj)
+        if len(points) < 2:
+            what = "only 1 vertex" if points else "no vertices"
+            self.report({"ERROR"}, f"{source.name} has {what} (a line needs 2); nothing was "
+                        "changed")
+            return {"CANCELLED"}
         props.gravity_line_points.clear()
         for co in points:
             props.gravity_line_points.add().co = co
         props.gravity_line_source = "POINTS"
-        self.report({"INFO"}, f"{len(points)} points copied from {props.gravity_line_object.name}")
+        self.report({"INFO"}, f"{len(points)} points copied from {source.name}")
         return {"FINISHED"}
+
+
+def _object_points(obj: bpy.types.Object) -> list[Vector]:
+    """The vertices of the line object the point list would copy (the source is left as
+    it was)."""
+    props = obj.gltf_physics
+    kept = props.gravity_line_source
+    props.gravity_line_source = "OBJECT"
+    try:
+        return line_points(obj)
+    finally:
+        props.gravity_line_source = kept
 
 
 CLASSES = (GLTF_PHYSICS_OT_gravity_point_add, GLTF_PHYSICS_OT_gravity_point_remove,

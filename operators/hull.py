@@ -6,6 +6,7 @@ import bpy
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.hull_proxy import make_hull_proxy
 from ..io.hull import ENGINE_MAX_POINTS
+from .context_checks import has_scene
 
 
 class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
@@ -23,7 +24,10 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         targets = [o for o in _targets(context) if o.type == "MESH"]
-        return bool(targets) and poll_refusal(cls, targets)
+        if not targets:
+            cls.poll_message_set("Select a mesh object (not a collision-only proxy)")
+            return False
+        return has_scene(cls, context) and poll_refusal(cls, targets)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = [o for o in _targets(context) if o.type == "MESH"]

@@ -6,6 +6,7 @@ import bpy
 from ..io.blender.bridge.joint_bridge import preset_of, settings_of, write_custom
 from ..io.blender.tools.editable import poll_refusal, refuse, removal_problem
 from ..io.blender.tools.ownership import JOINT, link_like, mark
+from .context_checks import has_scene, in_view_layer, select_only
 
 PRESET_ITEMS = [
     (key, label, tip) for key, label, tip in (
@@ -48,24 +49,24 @@ class GLTF_PHYSICS_OT_joint_add(bpy.types.Operator):
         if not any(_is_body(o) and o != active for o in context.selected_objects):
             cls.poll_message_set("Select another body besides the active one")
             return False
-        return True
+        return has_scene(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         active = context.active_object
+        bodies = [o for o in context.selected_objects if _is_body(o) and o != active]
         # Only the new joints change (in editable collections): linked bodies are fine.
+        hidden = [o.name for o in (active, *bodies) if not in_view_layer(context, o)]
+        if hidden:
+            self.report({"ERROR"}, "Not in this view layer (an excluded collection or another "
+                        "scene), where the joints could be shown and selected: "
+                        f"{', '.join(hidden)}; nothing was changed")
+            return {"CANCELLED"}
         location = (
             context.scene.cursor.location.copy() if self.placement == "CURSOR"
             else active.matrix_world.translation.copy()
         )
-        made = [
-            self._joint(context, body, active, location)
-            for body in context.selected_objects if _is_body(body) and body != active
-        ]
-        for obj in context.selected_objects:
-            obj.select_set(False)
-        for joint in made:
-            joint.select_set(True)
-        context.view_layer.objects.active = made[-1]
+        made = [self._joint(context, body, active, location) for body in bodies]
+        select_only(context, made, active=made[-1])
         self.report({"INFO"}, f"Added {len(made)} joint(s) to {active.name}")
         return {"FINISHED"}
 
@@ -94,8 +95,10 @@ class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and preset_of(obj.gltf_physics) is not None \
-            and poll_refusal(cls, [obj])
+        if obj is None or preset_of(obj.gltf_physics) is None:
+            cls.poll_message_set("The active object must be a joint using a preset (not Custom)")
+            return False
+        return poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = context.object
@@ -117,15 +120,18 @@ class _JointListEdit:
     bl_options = {"REGISTER", "UNDO"}
 
     items: bpy.props.EnumProperty(
-        name="List", items=(("LIMITS", "Limits", "The joint's limits"),
-                            ("DRIVES", "Drives", "The joint's drives")),
+        name="List", description="The joint's list to edit",
+        items=(("LIMITS", "Limits", "The joint's limits"),
+               ("DRIVES", "Drives", "The joint's drives")),
     )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        return obj is not None and obj.gltf_physics.joint_type != "NONE" \
-            and poll_refusal(cls, [obj])
+        if obj is None or obj.gltf_physics.joint_type == "NONE":
+            cls.poll_message_set("The active object must be a joint")
+            return False
+        return poll_refusal(cls, [obj])
 
     def _collection(self, props):
         if self.items == "LIMITS":
@@ -157,9 +163,10 @@ class GLTF_PHYSICS_OT_joint_item_remove(_JointListEdit, bpy.types.Operator):
         props = context.object.gltf_physics
         collection, active = self._collection(props)
         index = getattr(props, active)
-        if not 0 <= index < len(collection):
-            return {"CANCELLED"}
         name = "limits" if self.items == "LIMITS" else "drives"
+        if not 0 <= index < len(collection):
+            self.report({"ERROR"}, f"No {name[:-1]} is selected; nothing was changed")
+            return {"CANCELLED"}
         problem = removal_problem(
             context.object, lambda ref: getattr(ref.gltf_physics, f"joint_{name}"), index,
             f"{name[:-1].capitalize()} {index + 1}")

@@ -6,6 +6,7 @@ import bpy
 from ..io.blender.settings.properties import MAX_LAYERS
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.layer_names import new_layer_name, unique_name
+from .context_checks import has_scene
 
 
 class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
@@ -19,7 +20,7 @@ class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return poll_refusal(cls, [context.scene])
+        return has_scene(cls, context) and poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         settings = context.scene.gltf_physics
@@ -42,9 +43,13 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
+        if not has_scene(cls, context):
+            return False
         settings = context.scene.gltf_physics
-        return 0 <= settings.active_layer < len(settings.layers) \
-            and poll_refusal(cls, [context.scene])
+        if not 0 <= settings.active_layer < len(settings.layers):
+            cls.poll_message_set("Select a collision layer to remove")
+            return False
+        return poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         settings = context.scene.gltf_physics

@@ -6,6 +6,7 @@ import bpy
 from ..io.blender.bridge.fitting import apply_fit, fit_shape, local_bounds, principal_fit
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.hull import evaluated_vertices
+from .context_checks import has_scene
 
 ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
 
@@ -26,8 +27,10 @@ class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
         if obj is None or obj.gltf_physics.shape_type not in ANALYTIC:
+            cls.poll_message_set("The active object must have a box, sphere, capsule, "
+                                 "cylinder or plane shape")
             return False
-        return poll_refusal(cls, [obj])
+        return has_scene(cls, context) and poll_refusal(cls, [obj])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         targets = set(context.selected_objects) | {context.object}

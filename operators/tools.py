@@ -7,6 +7,7 @@ from ..io.blender.gravity import preview as gravity_preview
 from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.property_copy import copy_group, kept_items_problem
+from .context_checks import has_scene
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
@@ -46,9 +47,18 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
     bl_label = "Preview in Blender"
     bl_options = {"REGISTER", "UNDO"}
 
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return has_scene(cls, context)
+
     def execute(self, context: bpy.types.Context) -> set[str]:
         scene = context.scene
-        if refuse(self, native_rigid_body.changed_objects(scene)):
+        changed = native_rigid_body.changed_objects(scene)  # the bodies and joints it builds
+        if not changed:
+            self.report({"WARNING"}, "No glTF physics bodies or joints to preview; nothing "
+                        "was changed")
+            return {"CANCELLED"}
+        if refuse(self, changed):
             return {"CANCELLED"}
         shared = native_rigid_body.in_another_preview(scene)
         if shared is not None:
@@ -78,6 +88,10 @@ class GLTF_PHYSICS_OT_preview_remove(bpy.types.Operator):
     bl_idname = "gltf_physics.preview_remove"
     bl_label = "Remove Preview"
     bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return has_scene(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         native_rigid_body.remove_preview(context.scene)

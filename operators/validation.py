@@ -2,12 +2,12 @@
 """Scene validation: run the checks, select a problem's object, apply its fix."""
 
 import uuid
-from collections.abc import Iterable
 
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, validate_scene
+from .context_checks import has_scene, in_view_layer, select_only
 
 
 def _session() -> str:
@@ -40,7 +40,7 @@ class GLTF_PHYSICS_OT_validate(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return poll_refusal(cls, [context.scene])
+        return has_scene(cls, context) and poll_refusal(cls, [context.scene])
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         count = store(context.scene)
@@ -56,11 +56,24 @@ STALE = "The object of this problem is gone, or the list is older than this sess
 
 
 class _ProblemOperator:
-    index: bpy.props.IntProperty(name="Problem", description="Index of the problem", min=0)
+    index: bpy.props.IntProperty(name="Problem", description="Index of the problem", min=0,
+                                 options={"HIDDEN", "SKIP_SAVE"})
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return has_scene(cls, context)
 
     def _problem(self, context):
         problems = context.scene.gltf_physics.problems
         return problems[self.index] if self.index < len(problems) else None
+
+    def _missing(self, context) -> str:
+        """Why there is no problem at `index`: the list is empty, or shorter."""
+        count = len(context.scene.gltf_physics.problems)
+        if not count:
+            return "The problem list is empty: run Check Physics"
+        return f"The problem list holds {count} problem(s), not {self.index + 1}: run " \
+            "Check Physics again"
 
     def _object(self, context) -> bpy.types.Object | None:
         """The problem's object itself (held, never looked up by a name a linked object
@@ -81,17 +94,17 @@ class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     def execute(self, context: bpy.types.Context) -> set[str]:
+        if self._problem(context) is None:
+            self.report({"ERROR"}, self._missing(context))
+            return {"CANCELLED"}
         obj = self._object(context)
         if obj is None:
             self.report({"ERROR"}, STALE)
             return {"CANCELLED"}
-        if not _holds(context.view_layer.objects, obj):
+        if not in_view_layer(context, obj):
             self.report({"WARNING"}, f"{obj.name} is not in this view layer")
             return {"CANCELLED"}
-        for other in context.selected_objects:
-            other.select_set(False)
-        obj.select_set(True)
-        context.view_layer.objects.active = obj
+        select_only(context, [obj], active=obj)
         return {"FINISHED"}
 
 
@@ -105,7 +118,7 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         problem, obj = self._problem(context), self._object(context)
         if obj is None or problem.fix != DECOMPOSE_FIX or context.window is None \
-                or bpy.app.background or not _holds(context.view_layer.objects, obj):
+                or bpy.app.background or not in_view_layer(context, obj):
             return self.execute(context)
         # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
         # problem's object, the selection left as it is; it refreshes the list and makes
@@ -118,7 +131,11 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         problem, obj = self._problem(context), self._object(context)
-        if problem is None or not problem.fix:
+        if problem is None:
+            self.report({"ERROR"}, self._missing(context))
+            return {"CANCELLED"}
+        if not problem.fix:
+            self.report({"WARNING"}, "This problem has no suggested fix; nothing was changed")
             return {"CANCELLED"}
         if obj is None:
             self.report({"ERROR"}, STALE)
@@ -133,11 +150,6 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
         self.report({"INFO"}, f"{obj.name}: {done}")
         store(context.scene)
         return {"FINISHED"}
-
-
-def _holds(objects: Iterable[bpy.types.Object], obj: bpy.types.Object) -> bool:
-    """Whether `objects` holds `obj` itself (by name, it may hold another of that name)."""
-    return any(other == obj for other in objects)
 
 
 CLASSES = (GLTF_PHYSICS_OT_validate, GLTF_PHYSICS_OT_problem_select, GLTF_PHYSICS_OT_problem_fix)

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the operators check of their context: a scene to work in, what the view layer
+holds (by identity), and selecting only what it holds."""
+
+from collections.abc import Iterable
+
+import bpy
+
+from ..io.blender.tools.native_common import has_object
+
+
+def has_scene(cls: type, context: bpy.types.Context) -> bool:
+    """For `poll`: False, with the reason as tooltip, when the context has no scene."""
+    if context.scene is None:
+        cls.poll_message_set("There is no scene to work in")
+        return False
+    return True
+
+
+def in_view_layer(context: bpy.types.Context, obj: bpy.types.Object) -> bool:
+    """Whether the view layer holds `obj` itself (it may hold another of that name: a
+    linked object may have a local one's)."""
+    return has_object(context.view_layer.objects, obj)
+
+
+def select_only(context: bpy.types.Context, objects: Iterable[bpy.types.Object],
+                active: bpy.types.Object | None = None) -> None:
+    """Select `objects` (and make `active` active) instead of the selection: of these, only
+    what the view layer holds (Blender selects nothing else)."""
+    for other in context.selected_objects:
+        if in_view_layer(context, other):
+            other.select_set(False)
+    for obj in objects:
+        if in_view_layer(context, obj):
+            obj.select_set(True)
+    if active is not None and in_view_layer(context, active):
+        context.view_layer.objects.active = active
