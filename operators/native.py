@@ -6,6 +6,7 @@ import bpy
 from ..io.blender.bridge.joint_bridge import body_of
 from ..io.blender.tools import native_convert
 from ..io.blender.tools.editable import poll_refusal, refuse
+from .context_checks import has_scene
 
 
 def _run(op: bpy.types.Operator, context: bpy.types.Context, direction: str) -> set[str]:
@@ -28,6 +29,8 @@ def _run(op: bpy.types.Operator, context: bpy.types.Context, direction: str) -> 
 
 
 def _poll(cls: type, context: bpy.types.Context, rigid_body: bool) -> bool:
+    if not has_scene(cls, context):
+        return False
     if not context.selected_objects:
         cls.poll_message_set("Select the objects to convert")
         return False

@@ -13,7 +13,7 @@ from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 
 OPERATOR_MODULES = ("vehicles", "joints", "gravity", "layers", "validation", "shapes", "hull",
-                    "tools")
+                    "tools", "native")
 
 
 def refused(call) -> str:
@@ -196,7 +196,7 @@ def _operator_classes() -> list[type]:
 #: Operators whose work needs the context's scene (or its view layer or depsgraph).
 NEED_A_SCENE = {"layer_add", "layer_remove", "validate", "problem_select", "problem_fix",
                 "preview", "preview_remove", "wheels_add", "joint_add", "fit_shape",
-                "simplify_hull"}
+                "simplify_hull", "to_native", "from_native"}
 
 
 def test_polls_survive_a_context_without_a_scene(clean_scene):
