@@ -9,6 +9,7 @@ limit or a drive on Blender Y becomes glTF axis 2 with its sign reversed.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -19,6 +20,8 @@ from .model import JointDrive, JointLimit, JointSettings
 
 PresetKind = Literal["fixed", "pin", "hinge", "slider", "cone_twist"]
 AXES = (0, 1, 2)
+#: The widest cone the preset holds: π as Blender's cone angle property stores its maximum.
+MAX_CONE = struct.unpack("<f", struct.pack("<f", math.pi))[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +141,11 @@ def _single_range(
 
 
 def _cone(limits: tuple[JointLimit, ...], others: tuple[int, ...]) -> float | None:
+    """The swing limit's cone angle, when the cone preset can hold it (0 to π, the cone angle
+    property's range as Blender stores it, in float32): a wider cone stays custom."""
     for limit in split_limits(limits):
         if tuple(sorted(limit.angular_axes)) == others and limit.max is not None:
-            return limit.max
+            return limit.max if 0.0 <= limit.max <= MAX_CONE else None
     return None
 
 

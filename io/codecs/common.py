@@ -255,6 +255,15 @@ def encode_motion_fields(
     encode_fields(motion, field_table.MOTION, out, where, report)
 
 
+def encode_orientation(motion: Motion, out: dict[str, Any]) -> None:
+    """`inertiaOrientation` beside a written `inertiaDiagonal`, and on its own whenever it is
+    not the identity: both schemas allow it alone, and OMI's spec orients "the inertia's
+    principle axes" whether stated or computed, so a stated orientation is kept."""
+    orientation = canon_list(motion.inertia_orientation)
+    if "inertiaDiagonal" in out or tuple(orientation) != IDENTITY:
+        out["inertiaOrientation"] = orientation
+
+
 def decode_motion_fields(
     obj: Mapping[str, Json], where: str, read: JsonReader, family: field_table.Family,
 ) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def _writable_number(value: float, row: Field, where: str, report: Report) -> fl
         return _canonical(row)
     low = -math.inf if row.minimum is None else row.minimum
     high = math.inf if row.maximum is None else row.maximum
-    if not low <= value <= high:
+    if not low <= canon(value) <= high:  # as written: float32 3.1415925 is the bound
         report.warn("value-clamped", where, f"{row.key} {value} clamped to [{low}, {high}]")
         value = min(max(value, low), high)
     return canon_at_most(value, high)

@@ -12,25 +12,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..diagnostics import Report
 from ..joints import split_limits
 from ..json_read import MAX_LIST, Json, JsonReader
 from ..model import AXIS_KINDS, DRIVE_MODES, Joint, JointDrive, JointLimit, JointSettings
 from ..numbers import canon
 
 LEGACY_DAMPING = 1.0
+#: A drive's stiffness without a position target, or damping without a velocity target.
+DRIVE_GAIN_WITHOUT_TARGET = "drive-gain-without-target"
 
 
 # -- writing ---------------------------------------------------------------------------------
 
 
-def encode_settings(settings: JointSettings) -> dict[str, Any]:
-    """`{limits, drives}` valid for OMI and KHR: one axis kind per limit, KHR drive pairs."""
+def encode_settings(
+    settings: JointSettings, report: Report | None = None, where: str = "",
+) -> dict[str, Any]:
+    """`{limits, drives}` valid for OMI and KHR: one axis kind per limit, KHR drive pairs.
+    A drive gain no target uses is left out (reported into `report`, at `where`)."""
     out: dict[str, Any] = {}
     limits = [_encode_limit(limit) for limit in split_limits(settings.limits)]
     if limits:
         out["limits"] = limits
     if settings.drives:
-        out["drives"] = [_encode_drive(drive) for drive in settings.drives]
+        out["drives"] = [_encode_drive(drive, report, where) for drive in settings.drives]
     return out
 
 
@@ -51,16 +57,29 @@ def _encode_limit(limit: JointLimit) -> dict[str, Any]:
     return out
 
 
-def _encode_drive(drive: JointDrive) -> dict[str, Any]:
+def _encode_drive(drive: JointDrive, report: Report | None, where: str) -> dict[str, Any]:
+    """Each stated target with its gain (KHR's pairs). Absent targets mean "not a spring" /
+    "not a motor", so a gain without its target is left out (reported), except damping
+    beside a position target: the spring-damper formula reads the velocity target as 0."""
     out: dict[str, Any] = {"type": drive.kind, "mode": drive.mode, "axis": drive.axis}
     if drive.max_force is not None:
         out["maxForce"] = canon(drive.max_force)
-    if drive.position_target is not None or drive.stiffness:
-        out["positionTarget"] = canon(drive.position_target or 0.0)
+    position, velocity = drive.position_target, drive.velocity_target
+    if velocity is None and position is not None and drive.damping > 0:
+        velocity = 0.0
+    if position is not None:
+        out["positionTarget"] = canon(position)
         out["stiffness"] = canon(drive.stiffness)
-    if drive.velocity_target is not None or drive.damping:
-        out["velocityTarget"] = canon(drive.velocity_target or 0.0)
+    if velocity is not None:
+        out["velocityTarget"] = canon(velocity)
         out["damping"] = canon(drive.damping)
+    unused = [f"{name} {gain:g}" for name, gain, target in (
+        ("stiffness", drive.stiffness, position), ("damping", drive.damping, velocity))
+        if gain > 0 and target is None]
+    if unused and report is not None:
+        report.warn(DRIVE_GAIN_WITHOUT_TARGET, where, f"{drive.kind} drive on axis "
+                    f"{drive.axis}: {' and '.join(unused)} without a target has no effect; "
+                    "not written")
     return out
 
 

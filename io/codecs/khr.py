@@ -29,6 +29,7 @@ from .common import (
     decode_pool,
     encode_analytic,
     encode_motion_fields,
+    encode_orientation,
     material_decoder,
 )
 from .joints import decode_settings
@@ -153,7 +154,7 @@ def _encode_mass_fields(motion: Motion, out: dict[str, Any], where: str, report:
                     "the engine computes it")
     elif diagonal is not None:
         out["inertiaDiagonal"] = [0.0 if math.isinf(d) else canon(d) for d in diagonal]
-        out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
+    encode_orientation(motion, out)
 
 
 def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Motion:

@@ -253,7 +253,8 @@ class NodeEncoder:
         if connected is None:
             self.report.warn("joint-unconnected", where, "connected node not exported; skipped")
             return None
-        index = self.joints.add_value(joint.settings, lambda s: encode_settings(s) or None)
+        index = self.joints.add_value(
+            joint.settings, lambda s: encode_settings(s, self.report, where) or None)
         if index is None:
             self.report.warn("joint-empty", where, "joint without limits or drives skipped")
             return None

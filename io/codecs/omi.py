@@ -38,6 +38,7 @@ from .common import (
     encode_analytic,
     encode_material,
     encode_motion_fields,
+    encode_orientation,
     material_decoder,
 )
 from .joints import (
@@ -264,7 +265,7 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
         elif finite:
             large = LOCKED_INERTIA_FACTOR * max(abs(d) for d in finite)
             out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
-            out["inertiaOrientation"] = canon_list(motion.inertia_orientation)
+    encode_orientation(motion, out)
     encode_motion_fields(motion, out, where, report)
     return {"type": kind, **out}
 

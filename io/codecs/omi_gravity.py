@@ -3,14 +3,16 @@
 
 Spec: ../shared/specs/omi/OMI_physics_gravity. The plain values are the GRAVITY and
 WORLD_GRAVITY rows of io/field_table.py; the type, a line's points and a shaped volume's shape
-(pooled into OMI_physics_shape) are explicit here. Writes every type's sub-object (the
-official schema's `oneOf` requires it); reads it absent as all defaults (digest §6.1 defect 4).
+(pooled into OMI_physics_shape) are explicit here. Writes every type's sub-object with all
+its fields, defaults included, so it is never empty (the official schema's `oneOf` requires
+it); reads it absent as all defaults (digest §6.1 defect 4).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from .. import rules
@@ -29,9 +31,10 @@ SHAPE_EXT: Final = "OMI_physics_shape"
 PARAM_ATTRS: Final = frozenset(attr for params in KIND_PARAMS.values() for attr in params)
 #: The rows on the gravity object itself (amount, priority, replace, stop).
 TOP_ROWS: Final = tuple(row for row in GRAVITY if row.attr not in PARAM_ATTRS)
-#: Type → the rows of its sub-object.
+#: Type → the rows of its sub-object, always written: a sub-object left empty (`{}`) is
+#: dropped by Blender's glTF exporter, and the official schema's `oneOf` requires it.
 PARAM_ROWS: Final = {
-    kind: tuple(row for row in GRAVITY if row.attr in params)
+    kind: tuple(replace(row, written="always") for row in GRAVITY if row.attr in params)
     for kind, params in KIND_PARAMS.items()
 }
 MAX_POINTS: Final = 100_000

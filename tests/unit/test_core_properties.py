@@ -141,7 +141,7 @@ def motions(draw: st.DrawFn) -> Motion:
         mass=draw(MASS | st.none() | st.just(INFINITE)),
         center_of_mass=draw(st.none() | vec3(SIGNED)),
         inertia_diagonal=diagonal,
-        inertia_orientation=IDENTITY if diagonal is None else draw(quaternions()),
+        inertia_orientation=draw(st.just(IDENTITY) | quaternions()),  # stated alone too
         linear_velocity=draw(st.just(ZERO3) | vec3(SIGNED)),
         angular_velocity=draw(st.just(ZERO3) | vec3(SIGNED)),
         gravity_factor=draw(st.just(1.0) | GRAVITY),
@@ -288,8 +288,7 @@ def omi_closest(motion: Motion | None) -> Motion | None:
             if finite else None
     return dataclasses.replace(
         motion, kind=kind, mass=mass, center_of_mass=motion.center_of_mass or ZERO3,
-        inertia_diagonal=diagonal,
-        inertia_orientation=IDENTITY if diagonal is None else motion.inertia_orientation)
+        inertia_diagonal=diagonal)
 
 
 def omi_material(collider: Collider) -> Collider:

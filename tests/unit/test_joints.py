@@ -142,7 +142,8 @@ WELD = JointSettings(limits=(JointLimit((0, 1, 2), (0, 1, 2), 0.0, 0.0),))
 MOTOR = JointSettings(
     limits=preset_limits(JointPreset("hinge", 1)),
     drives=(JointDrive("angular", "acceleration", 1, velocity_target=1.5, damping=2.0),
-            JointDrive("linear", "force", 0, max_force=10.0, stiffness=5.0)),
+            JointDrive("linear", "force", 0, max_force=10.0, position_target=0.0,
+                       stiffness=5.0)),
 )
 
 
