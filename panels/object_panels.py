@@ -7,6 +7,8 @@ from ..io.blender.bridge.joint_bridge import body_of
 from ..io.blender.settings.properties import MESH_SHAPE_ITEMS
 from .field_rows import draw_fields
 
+IDENTITY_WXYZ = (1.0, 0.0, 0.0, 0.0)
+
 SIZE_FIELDS = {
     "BOX": ("box_size",),
     "SPHERE": ("radius",),
@@ -76,7 +78,8 @@ class GLTF_PHYSICS_PT_body(_PhysicsTab, bpy.types.Panel):
         layout.prop(props, "inertia_mode")
         if props.inertia_mode == "CUSTOM":
             layout.prop(props, "inertia_diagonal")
-            layout.prop(props, "inertia_orientation")
+        if props.inertia_mode == "CUSTOM" or tuple(props.inertia_orientation) != IDENTITY_WXYZ:
+            layout.prop(props, "inertia_orientation")  # (a file may state it alone)
         layout.prop(props, "lock_rotation", toggle=True)
         draw_fields(layout, props, "motion")
 

@@ -329,3 +329,16 @@ def test_numbers_blender_cannot_store_keep_their_meaning(tmp_path: Path, caplog)
     sheet = next(n for n in gltf["nodes"] if n["name"] == "Sheet")
     shape = written[sheet["extensions"][KHR_BODIES]["collider"]["geometry"]["shape"]]
     assert 0 < shape["plane"]["sizeX"] < 1e-44 and shape["plane"]["sizeZ"] == 2.0
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_an_inertia_orientation_stated_alone_survives(fmt: str, tmp_path: Path, caplog) -> None:
+    """A file may state the inertia's orientation without its moments (computed by the
+    engine): it comes back as stated."""
+    turned = [0.0, 0.3826834, 0.0, 0.9238795]
+    motion = {"mass": 2.0, "inertiaOrientation": turned}
+    source = khr_file(tmp_path, motion) if fmt == "KHR" else omi_file(tmp_path, motion)
+    gltf, _codes = through_blender(source, fmt, tmp_path, caplog)
+    written = body_motion(gltf, fmt)
+    assert "inertiaDiagonal" not in written
+    assert written["inertiaOrientation"] == pytest.approx(turned, abs=1e-6)

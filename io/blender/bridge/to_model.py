@@ -59,9 +59,10 @@ def motion_of(props: bpy.types.PropertyGroup, yup: bool) -> Motion | None:
             axes.extent_swap(locked(props.inertia_diagonal, props.lock_rotation), yup)
             if custom_inertia else None
         ),
-        inertia_orientation=(
+        inertia_orientation=(  # (a file may state one without moments: kept; locked
+            # axes with computed moments are the object's, so then none is written)
             axes.quat_to_gltf(tuple(props.inertia_orientation), yup)
-            if custom_inertia else (0.0, 0.0, 0.0, 1.0)
+            if custom_inertia or not any(props.lock_rotation) else (0.0, 0.0, 0.0, 1.0)
         ),
         **values_of(props, "motion", yup),
     )
