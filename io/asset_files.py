@@ -235,6 +235,9 @@ def copy_resources(
             report.add("error", RESOURCE_CONFLICT, uri,
                        f"{target} differs and was not overwritten")
         elif not target.exists() or overwrite:
+            if target.exists() and not filecmp.cmp(source, target, shallow=False):
+                report.info("resource-replaced", uri, f"{target} held other bytes: replaced "
+                            "(--overwrite)")
             target.parent.mkdir(parents=True, exist_ok=True)
             with open_file(uri, source) as src:
                 staged.copy(target, src)

@@ -2,6 +2,7 @@
 """What the operators check of their context: a scene to work in, what the view layer
 holds (by identity), and selecting only what it holds."""
 
+import contextlib
 from collections.abc import Iterable
 
 import bpy
@@ -27,8 +28,8 @@ def select_only(context: bpy.types.Context, objects: Iterable[bpy.types.Object],
                 active: bpy.types.Object | None = None) -> None:
     """Select `objects` (and make `active` active) instead of the selection: of these, only
     what the view layer holds (Blender selects nothing else)."""
-    for other in context.selected_objects:
-        if in_view_layer(context, other):
+    for other in context.selected_objects:  # (the view layer's, unless a script overrode
+        with contextlib.suppress(RuntimeError):  # the context: then it is not selected)
             other.select_set(False)
     for obj in objects:
         if in_view_layer(context, obj):

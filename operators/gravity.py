@@ -4,9 +4,8 @@
 from typing import Any
 
 import bpy
-from mathutils import Vector
 
-from ..io.blender.gravity.bridge import line_points
+from ..io.blender.gravity.bridge import object_line_points
 from ..io.blender.gravity.properties import LINE_OBJECT_TYPES
 from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
 from .context_checks import has_scene
@@ -113,7 +112,7 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
             self.report({"ERROR"}, f"{problem}, so its points cannot be replaced; nothing "
                         "was changed")
             return {"CANCELLED"}
-        points = _object_points(obj)
+        points = object_line_points(obj, source)
         if len(points) < 2:
             what = "only 1 vertex" if points else "no vertices"
             self.report({"ERROR"}, f"{source.name} has {what} (a line needs 2); nothing was "
@@ -125,18 +124,6 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
         props.gravity_line_source = "POINTS"
         self.report({"INFO"}, f"{len(points)} points copied from {source.name}")
         return {"FINISHED"}
-
-
-def _object_points(obj: bpy.types.Object) -> list[Vector]:
-    """The vertices of the line object the point list would copy (the source is left as
-    it was)."""
-    props = obj.gltf_physics
-    kept = props.gravity_line_source
-    props.gravity_line_source = "OBJECT"
-    try:
-        return line_points(obj)
-    finally:
-        props.gravity_line_source = kept
 
 
 CLASSES = (GLTF_PHYSICS_OT_gravity_point_add, GLTF_PHYSICS_OT_gravity_point_remove,

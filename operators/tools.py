@@ -53,12 +53,11 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         scene = context.scene
-        changed = native_rigid_body.changed_objects(scene)  # the bodies and joints it builds
-        if not changed:
+        if not native_rigid_body.has_physics(scene):
             self.report({"WARNING"}, "No glTF physics bodies or joints to preview; nothing "
                         "was changed")
             return {"CANCELLED"}
-        if refuse(self, changed):
+        if refuse(self, native_rigid_body.changed_objects(scene)):
             return {"CANCELLED"}
         shared = native_rigid_body.in_another_preview(scene)
         if shared is not None:

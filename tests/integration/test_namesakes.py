@@ -106,3 +106,15 @@ def test_to_native_on_an_empty_body_converts_nothing_and_says_so(clean_scene):
     select_only(marker)
     assert bpy.ops.gltf_physics.to_native() == {"CANCELLED"}
     assert marker.rigid_body is None
+
+
+def test_preview_runs_when_every_body_already_has_the_users_rigid_body(clean_scene):
+    """After To Blender Rigid Body every glTF body has a rigid body of the user's own: the
+    preview has nothing to add, but it runs (it uses them), it does not say "no bodies"."""
+    h.set_physics(h.mesh_object("Crate", location=(0, 0, 2)), motion_type="DYNAMIC",
+                  shape_type="BOX")
+    select_only(bpy.data.objects["Crate"])
+    assert bpy.ops.gltf_physics.to_native() == {"FINISHED"}
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert bpy.data.objects["Crate"].rigid_body is not None  # (the user's, kept)

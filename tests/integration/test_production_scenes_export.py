@@ -668,8 +668,11 @@ def test_a_body_instancing_a_collection_has_its_colliders_centre(clean_scene, tm
     gltf = export_checked(tmp_path / "crates.gltf", "OMI")
     for crate in crates:
         motion = body_of(gltf, "OMI", indices(gltf, crate.name)[0])["motion"]
-        # the collider is at +x in the kit, so at +x in the body's own frame
-        assert motion["centerOfMass"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
+        # the collider is 1 m along +x and 5 m up in the kit; the exporter places the
+        # instancer's node at the kit's offset (5 m down), the centre is in that frame
+        assert motion["centerOfMass"] == pytest.approx([1.0, 5.0, 0.0], abs=1e-5)
+        box = next(i for i in gltf["nodes"][indices(gltf, crate.name)[0]]["children"])
+        assert gltf["nodes"][box]["translation"] == pytest.approx([1.0, 5.0, 0.0], abs=1e-5)
     for crate in crates:  # KHR with a locked axis: the free moments of the kit's 2 m box
         crate.gltf_physics.lock_rotation = (True, False, False)
     gltf = export_checked(tmp_path / "crates_khr.gltf", "KHR")
@@ -719,3 +722,44 @@ def test_a_kit_joint_under_a_moving_instancer_joins_the_instancers_body(clean_sc
     for frame, payload in sites:
         lid_node = parents_of(gltf).get(payload["connectedNode"], payload["connectedNode"])
         assert instance_root(gltf, lid_node, roots) == instance_root(gltf, frame, roots)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_flattened_hierarchy_keeps_a_connected_frame_on_its_body(clean_scene, tmp_path, fmt):
+    """A joint whose Connected Frame is an object under body B: Flatten Object Hierarchy
+    writes that object at the root, so the joint connects to a frame made in its place
+    under B (else it would join the world)."""
+    h.set_physics(h.mesh_object("A", "cube"), motion_type="DYNAMIC", shape_type="BOX")
+    b = h.set_physics(h.mesh_object("B", "cube", (0, 0, 3)), motion_type="DYNAMIC",
+                      shape_type="BOX")
+    frame = h.empty_object("BFrame", (0, 0, 1.5), parent=b)
+    hinge = h.set_physics(h.empty_object("J", (0, 0, 1.5), parent=bpy.data.objects["A"]),
+                          joint_type="HINGE", joint_connected_body=b)
+    hinge.gltf_physics.joint_attachment = frame
+    gltf = export_checked(tmp_path / "flat_frame.gltf", fmt, export_hierarchy_flatten_objs=True)
+    sites = joint_sites(gltf, fmt, "J.joint") or joint_sites(gltf, fmt, "J")
+    assert len(sites) == 1
+    connected = sites[0][1]["connectedNode"]
+    assert parents_of(gltf).get(connected) == indices(gltf, "B")[0]
+    placed = world(gltf, connected).translation
+    assert (placed - world(gltf, indices(gltf, "BFrame")[0]).translation).length < 1e-5
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_an_instancer_bodys_centre_counts_only_colliders_in_the_file(clean_scene, tmp_path,
+                                                                     full):
+    """With Full Collection Hierarchy, Blender 4.x writes nothing under an instancer: the
+    body's Auto centre of mass then counts no kit collider (5.x writes them, and counts)."""
+    kit = bpy.data.collections.new("Kit")
+    box = h.set_physics(h.mesh_object("KitBox", "cube", (1.0, 0.0, 0.0), size=2.0),
+                        shape_type="BOX")
+    into_collection([box], kit)
+    crate = h.set_physics(instancer("Crate", kit, (0, 0, 0)), motion_type="DYNAMIC", mass=3)
+    gltf = export_checked(tmp_path / "crate.gltf", "OMI",
+                          export_hierarchy_full_collections=full)
+    crate_node = indices(gltf, crate.name)[0]
+    in_file = any(crate_node in ancestors(gltf, i) for i in indices(gltf, "KitBox"))
+    motion = body_of(gltf, "OMI", crate_node)["motion"]
+    assert ("centerOfMass" in motion) == in_file
+    if in_file:
+        assert motion["centerOfMass"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)

@@ -45,6 +45,10 @@ class JointExport:
             return
         if attachment is not None:
             connected = self.index.node_of(attachment, node)
+            if body_b is not None and not self._exported_under(attachment, connected, body_b):
+                # (Flatten Object Hierarchy wrote it away from its body: a frame in its
+                # place under the body, as the file has nothing else to join)
+                connected = self._attachment_node(attachment, connected, body_b, yup)
         else:
             connected = self._attachment_node(obj, node, body_b, yup)
         blender_settings = settings_of(props, live)

@@ -4,7 +4,7 @@ export must spell out: an automatic centre of mass in OMI, an automatic inertia 
 axes in KHR. Reads bpy data, writes nothing; mesh solids come from (and go to) the ones kept
 between exports (`kept_solids`)."""
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -33,9 +33,15 @@ TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
 class BodyMass:
     """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
 
-    def __init__(self, yup: bool, report: Report) -> None:
+    def __init__(self, yup: bool, report: Report,
+                 instances_written: Callable[[bpy.types.Object], bool] = lambda _obj: True
+                 ) -> None:
+        """`instances_written(instancer)`: whether the export wrote the instance's objects
+        under the instancer's node (Blender 4.x writes none with Full Collection
+        Hierarchy)."""
         self.yup = yup
         self.report = report
+        self.instances_written = instances_written
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
@@ -131,25 +137,30 @@ class BodyMass:
         found = instancers[obj]
         if found is None:
             collection = obj.instance_collection
-            found = instancers[obj] = [] if collection is None else \
+            found = instancers[obj] = [] if collection is None \
+                or not self.instances_written(obj) else \
                 [member for member in collection.all_objects if member.parent is None]
         return found
 
-    def _below(self, obj: bpy.types.Object, frame: np.ndarray | None, depth: int
-               ) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
+    def _below(self, obj: bpy.types.Object, frame: np.ndarray | None, depth: int,
+               body: bpy.types.Object) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
         """What hangs from `obj`'s node in the file, each with the frame that takes its own
         world matrix to where the export places it (None: where it is) and how many
         instances deep it is. An instanced collection's objects are placed by their
-        instancer, less the collection's offset (as deep as Blender draws instances)."""
+        instancer, less the collection's offset (as deep as Blender draws instances). The
+        exporter moves an instancer's own node by that offset, so the body's values are in
+        that frame: for the body's own instance, the offset cancels out."""
         for child in self._children_of(obj):
             yield child, frame, depth
         members = self._instanced(obj) if depth < MAX_INSTANCE_DEPTH else None
         if members:
             placed = np.array(obj.matrix_world, dtype=float)
             placed = placed if frame is None else frame @ placed
-            inner = placed @ _translation(-np.array(obj.instance_collection.instance_offset))
+            if obj is not body:
+                offset = np.array(obj.instance_collection.instance_offset)
+                placed = placed @ _translation(-offset)
             for member in members:
-                yield member, inner, depth + 1
+                yield member, placed, depth + 1
 
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` in the file (below no other body) carries a
@@ -167,7 +178,7 @@ class BodyMass:
             obj, frame, depth = stack.pop()
             if _is_collider(obj):
                 yield obj, frame
-            stack.extend(item for item in self._below(obj, frame, depth)
+            stack.extend(item for item in self._below(obj, frame, depth, body)
                          if item[0].gltf_physics.motion_type == "NONE")
 
     def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:

@@ -70,6 +70,12 @@ def line_points(obj: bpy.types.Object) -> list[Vector]:
     source = props.gravity_line_object
     if props.gravity_line_source != "OBJECT" or source is None:
         return [Vector(point.co) for point in props.gravity_line_points]
+    return object_line_points(obj, source)
+
+
+def object_line_points(obj: bpy.types.Object, source: bpy.types.Object) -> list[Vector]:
+    """The vertices of the curve or mesh object `source` (evaluated, in vertex order) in
+    `obj`'s space."""
     if source.type not in LINE_OBJECT_TYPES:  # (converted to another type since picked)
         return []
     depsgraph = bpy.context.evaluated_depsgraph_get()

@@ -184,6 +184,14 @@ def changed_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     return bodies + joints
 
 
+def has_physics(scene: bpy.types.Scene) -> bool:
+    """Whether a preview of `scene` has a glTF physics body or joint to simulate (some may
+    already have the user's own rigid body or constraint, which the preview uses)."""
+    objects = previewed(scene)
+    return bool(find_bodies(objects)) \
+        or any(obj.gltf_physics.joint_type != "NONE" for obj in objects)
+
+
 def previewed(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     """The objects a preview of `scene` simulates: those of its view layer (an excluded
     collection's are neither drawn nor simulated)."""
