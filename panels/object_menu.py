@@ -7,6 +7,7 @@ import bpy
 def _draw(self: bpy.types.Menu, _context: bpy.types.Context) -> None:
     layout = self.layout
     layout.separator()
+    layout.operator("gltf_physics.joint_add", icon="CONSTRAINT")
     # greyed out, with the reason as tooltip, where CoACD is missing (the operator's poll)
     layout.operator("gltf_physics.convex_decompose", icon="MOD_EXPLODE")
 

@@ -5,6 +5,7 @@ one message and nothing changed, polls survive a missing scene and say why they 
 tooltips and redo panels show only what means something."""
 
 import importlib
+import types
 
 import bpy
 import pytest
@@ -261,3 +262,24 @@ def test_tooltips_are_one_line_and_indices_stay_out_of_the_redo_panel(clean_scen
     for idname in ("problem_fix", "problem_select"):
         index = getattr(bpy.ops.gltf_physics, idname).get_rna_type().properties["index"]
         assert index.is_hidden and index.is_skip_save
+
+
+def test_the_object_menu_offers_add_joint_and_decomposition(clean_scene):
+    """The README sends artists to Object → Add Joint Between Selected Bodies."""
+    menu = importlib.import_module(f"{MODULE}.panels.object_menu")
+
+    class Layout:
+        def __init__(self) -> None:
+            self.entries: list[str] = []
+
+        def separator(self) -> None:
+            pass
+
+        def operator(self, idname: str, **_options) -> None:
+            self.entries.append(idname)
+
+    drawn = types.SimpleNamespace(layout=Layout())
+    menu._draw(drawn, bpy.context)
+    assert drawn.layout.entries == ["gltf_physics.joint_add", "gltf_physics.convex_decompose"]
+    assert bpy.ops.gltf_physics.joint_add.get_rna_type().name \
+        == "Add Joint Between Selected Bodies"
