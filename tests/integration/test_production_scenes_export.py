@@ -763,3 +763,24 @@ def test_an_instancer_bodys_centre_counts_only_colliders_in_the_file(clean_scene
     assert ("centerOfMass" in motion) == in_file
     if in_file:
         assert motion["centerOfMass"] == pytest.approx([1.0, 0.0, 0.0], abs=1e-5)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_physics_on_an_instancer_of_an_offset_collection_is_said(clean_scene, tmp_path, fmt,
+                                                                  caplog):
+    """The exporter moves a collection instancer's node by the collection's Instance Offset:
+    a shape set on the instancer itself is written as if it did not, and that is said (a body
+    with an Auto centre only, or a zero offset, is not)."""
+    kit = crate_kit()  # (an offset of 5 m)
+    crate = h.set_physics(instancer("Crate", kit, (0, 0, 0)), motion_type="DYNAMIC", mass=3)
+    plain = h.set_physics(instancer("Plain", bpy.data.collections.new("Flat"), (9, 0, 0)),
+                          motion_type="DYNAMIC", shape_type="BOX", size_mode="CUSTOM")
+    with caplog.at_level(logging.WARNING):
+        export_checked(tmp_path / "quiet.gltf", fmt)
+    assert "instance-offset-physics" not in caplog.text
+    h.set_physics(crate, shape_type="BOX", size_mode="CUSTOM")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        export_checked(tmp_path / "said.gltf", fmt)
+    said = [r.getMessage() for r in caplog.records if "[instance-offset-physics]" in r.getMessage()]
+    assert len(said) == 1 and "Crate" in said[0] and plain.name not in said[0]

@@ -280,6 +280,8 @@ class PhysicsExportExtension(JointExport):
         self.index.add_scene(export_settings.get("vtree"), nodes, objects)
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
+            if derived.body_or_shape or derived.joint:
+                self._say_instance_offset(node, obj, derived)
             if derived.joint:
                 joints.append((obj, node))
             if derived.vehicle:
@@ -289,6 +291,27 @@ class PhysicsExportExtension(JointExport):
                     record(node, obj, derived, child_count)
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
+
+    def _say_instance_offset(self, node: Any, obj: bpy.types.Object, derived: _Derived
+                             ) -> None:
+        """Said: the exporter writes a collection instancer's node moved by the collection's
+        Instance Offset, and the physics set on the instancer itself (its shape, a custom
+        centre of mass, a joint) is written as if it were not (an Auto centre is right)."""
+        vnode = self.index.vnode_of(node)
+        if vnode is None or vnode.blender_type != type(vnode).INST_COLLECTION:
+            return  # (most nodes: no Blender data read)
+        props = derived.props
+        if props.shape_type == "NONE" and props.center_of_mass_mode != "CUSTOM" \
+                and not derived.joint:
+            return
+        collection = obj.instance_collection
+        if collection is not None and any(collection.instance_offset):
+            self.report.warn("instance-offset-physics", obj.name,
+                             f"its collection {collection.name} has an Instance Offset: the "
+                             "exporter moves this node by it, and the shape, custom centre of "
+                             "mass or joint set on it is written as if it did not (set the "
+                             "offset to zero, or put that physics on an object in the "
+                             "collection)")
 
     def _without_stray(self, gathered: Any) -> list[tuple[Any, Any, int]]:
         """The gathered nodes but the exporter's stray dupli copies (`is_stray_dupli`), said
