@@ -167,8 +167,6 @@ class PhysicsExportExtension(JointExport):
         self.yup = True
         self.report = Report()
         self.body_mass: BodyMass | None = None
-        #: (export-tree size when counted, the objects whose nodes have children then)
-        self.parents_seen: tuple[int, set[bpy.types.Object]] = (-1, set())
         #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
         self.on_bones: set[bpy.types.Object] = set()
         #: collision-only objects of the exported trees (their visible mesh is left out)
@@ -467,18 +465,8 @@ class PhysicsExportExtension(JointExport):
 
     def _mass(self) -> BodyMass:
         if self.body_mass is None:
-            self.body_mass = BodyMass(self.yup, self.report, self._instances_written)
+            self.body_mass = BodyMass(self.yup, self.report, self.index.instancers)
         return self.body_mass
-
-    def _instances_written(self, instancer: bpy.types.Object) -> bool:
-        """Whether the export wrote anything under `instancer`'s nodes (Blender 4.x writes
-        nothing under an instancer with Full Collection Hierarchy)."""
-        tree = self.index.tree
-        if self.parents_seen[0] != len(tree):  # (once per scene indexed since)
-            self.parents_seen = (len(tree), {
-                vnode.blender_object for vnode in tree.values()
-                if vnode.children and isinstance(vnode.blender_object, OBJECT)})
-        return instancer in self.parents_seen[1]
 
     def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
         """The motion with what the format cannot leave to the engine computed (shared)."""

@@ -4,7 +4,7 @@ export must spell out: an automatic centre of mass in OMI, an automatic inertia 
 axes in KHR. Reads bpy data, writes nothing; mesh solids come from (and go to) the ones kept
 between exports (`kept_solids`)."""
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Container, Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -34,19 +34,18 @@ class BodyMass:
     """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
 
     def __init__(self, yup: bool, report: Report,
-                 instances_written: Callable[[bpy.types.Object], bool] = lambda _obj: True
-                 ) -> None:
-        """`instances_written(instancer)`: whether the export wrote the instance's objects
-        under the instancer's node (Blender 4.x writes none with Full Collection
+                 instancers: Container[bpy.types.Object] = frozenset()) -> None:
+        """`instancers`: the collection instancers the export wrote the instance's objects
+        under (`NodeIndex.instancers`; Blender 4.x writes none with Full Collection
         Hierarchy)."""
         self.yup = yup
         self.report = report
-        self.instances_written = instances_written
+        self.instancers = instancers
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
         #: collection instancer → the objects the instance writes under it (`_instanced`)
-        self._instanced_objects: dict[bpy.types.Object, list[bpy.types.Object] | None] = {}
+        self._instanced_objects: dict[bpy.types.Object, list[bpy.types.Object]] = {}
         self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
@@ -119,26 +118,20 @@ class BodyMass:
         """`obj.children` from a map built once (Object.children scans every object)."""
         if self._children is None:
             self._children = {}
-            instancers = self._instanced_objects
             for child in bpy.data.objects:
                 if child.parent is not None:
                     self._children.setdefault(child.parent, []).append(child)
-                if child.instance_type == "COLLECTION":
-                    instancers[child] = None  # (its objects listed when first asked)
         return self._children.get(obj, [])  # objects hash and compare by their data
 
     def _instanced(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
         """The objects the glTF exporter writes under `obj`'s node for the collection it
         instances: the collection's objects without a parent (their children follow)."""
-        self._children_of(obj)  # (the map of instancers is built with the children's)
-        instancers = self._instanced_objects
-        if obj not in instancers:  # most objects
+        if obj not in self.instancers:  # most objects
             return []
-        found = instancers[obj]
+        found = self._instanced_objects.get(obj)
         if found is None:
             collection = obj.instance_collection
-            found = instancers[obj] = [] if collection is None \
-                or not self.instances_written(obj) else \
+            found = self._instanced_objects[obj] = [] if collection is None else \
                 [member for member in collection.all_objects if member.parent is None]
         return found
 
@@ -165,8 +158,8 @@ class BodyMass:
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` in the file (below no other body) carries a
         collider: a child object, or an object of the collection it instances."""
-        if not self._children_of(body) and body not in self._instanced_objects:  # most
-            return False  # bodies
+        if not self._children_of(body) and body not in self.instancers:  # most bodies
+            return False
         return any(obj is not body for obj, _frame in self._colliders_of(body))
 
     def _colliders_of(self, body: bpy.types.Object

@@ -68,6 +68,9 @@ class NodeIndex:
         self._scene_serial = 0
         #: every scene's export-tree nodes by uuid (as the file nests them)
         self.tree: dict[str, Any] = {}
+        #: collection instancers the export wrote something under (Blender 4.x writes
+        #: nothing under one with Full Collection Hierarchy)
+        self.instancers: set[Any] = set()
         #: vnode uuid → its parent's as if the exporter had not flattened the object
         #: hierarchy (its "Flatten Object Hierarchy" leaves every object at the root: no
         #: instance to tell); empty when it does not (`remember_parents`)
@@ -90,7 +93,13 @@ class NodeIndex:
         instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
         memo: dict[str, Scope] = {}
         unflattened = self.unflattened
+        instancing = None  # (the exporter's number for a collection instancer's vnode)
         for vnode in tree.values():
+            if vnode.children:
+                if instancing is None:
+                    instancing = type(vnode).INST_COLLECTION
+                if vnode.blender_type == instancing:
+                    self.instancers.add(vnode.blender_object)
             node = vnode.node
             if node is None:
                 continue
