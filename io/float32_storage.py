@@ -27,8 +27,9 @@ BEYOND_CODE: Final = "number-beyond-float32"
 
 
 def storable(value: float) -> float:
-    """The float closest to `value` that Blender stores as itself and that keeps its sign
-    and its being nonzero (non-finite values are the codecs' business: unchanged)."""
+    """`value`, or where float32 would make it 0 or overflow, the float32 nearest to it that
+    keeps its sign and keeps it nonzero (non-finite values are the codecs' business:
+    unchanged)."""
     if not math.isfinite(value) or value == 0.0:
         return value
     try:
