@@ -766,21 +766,47 @@ def test_an_instancer_bodys_centre_counts_only_colliders_in_the_file(clean_scene
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_physics_on_an_instancer_of_an_offset_collection_is_said(clean_scene, tmp_path, fmt,
-                                                                  caplog):
-    """The exporter moves a collection instancer's node by the collection's Instance Offset:
-    a shape set on the instancer itself is written as if it did not, and that is said (a body
-    with an Auto centre only, or a zero offset, is not)."""
-    kit = crate_kit()  # (an offset of 5 m)
-    crate = h.set_physics(instancer("Crate", kit, (0, 0, 0)), motion_type="DYNAMIC", mass=3)
-    plain = h.set_physics(instancer("Plain", bpy.data.collections.new("Flat"), (9, 0, 0)),
-                          motion_type="DYNAMIC", shape_type="BOX", size_mode="CUSTOM")
+def test_physics_on_an_instancer_of_an_offset_collection_stays_in_place(clean_scene, tmp_path,
+                                                                        fmt, caplog):
+    """The exporter writes a collection instancer's node moved by the collection's Instance
+    Offset (5 m down here): a shape and a custom centre of mass set on the instancer itself
+    are moved back, so they stay at the instancer (in world space) as in Blender; a joint on
+    it is said (`instance-offset-physics`)."""
+    kit = crate_kit()
+    crate = h.set_physics(instancer("Crate", kit, (2.0, 0, 0)), motion_type="DYNAMIC", mass=3,
+                          shape_type="BOX", size_mode="CUSTOM", center_of_mass_mode="CUSTOM",
+                          center_of_mass=(0.0, 0.0, 0.25))
     with caplog.at_level(logging.WARNING):
-        export_checked(tmp_path / "quiet.gltf", fmt)
+        gltf = export_checked(tmp_path / "offset.gltf", fmt)
     assert "instance-offset-physics" not in caplog.text
-    h.set_physics(crate, shape_type="BOX", size_mode="CUSTOM")
+    node = indices(gltf, crate.name)[0]
+    assert list(world(gltf, node).translation) == pytest.approx([2.0, -5.0, 0.0], abs=1e-5)
+    shape = next(c for c in gltf["nodes"][node]["children"]
+                 if gltf["nodes"][c]["name"] == "Crate.shape")
+    assert list(world(gltf, shape).translation) == pytest.approx([2.0, 0.0, 0.0], abs=1e-5)
+    motion = body_of(gltf, fmt, node)["motion"]
+    assert motion["centerOfMass"] == pytest.approx([0.0, 5.25, 0.0], abs=1e-5)
+    h.set_physics(crate, joint_type="HINGE", joint_connected_body=bpy.data.objects["CrateBox"])
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        export_checked(tmp_path / "said.gltf", fmt)
+        h.export(tmp_path / "joint.gltf", fmt)
     said = [r.getMessage() for r in caplog.records if "[instance-offset-physics]" in r.getMessage()]
-    assert len(said) == 1 and "Crate" in said[0] and plain.name not in said[0]
+    assert len(said) == 1 and "Crate" in said[0]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_joint_frame_under_an_offset_instancer_body_is_where_the_joint_is(clean_scene,
+                                                                          tmp_path, fmt):
+    """A hinge on a post connects to a crate body that instances an offset kit: its
+    connected frame, made under the crate's (moved) node, is at the hinge in world space."""
+    crate = h.set_physics(instancer("Crate", crate_kit(), (2.0, 0, 0)),
+                          motion_type="DYNAMIC", mass=3)
+    post = h.set_physics(h.mesh_object("Post", "cube", (0, 0, 0)), motion_type="STATIC",
+                         shape_type="BOX")
+    hinge = h.empty_object("Hinge", (2.0, 0.0, 1.0), parent=post)
+    h.set_physics(hinge, joint_type="HINGE", joint_connected_body=crate)
+    gltf = export_checked(tmp_path / "hinge.gltf", fmt)
+    sites = joint_sites(gltf, fmt, "Hinge.joint") or joint_sites(gltf, fmt, "Hinge")
+    connected = sites[0][1]["connectedNode"]
+    assert parents_of(gltf)[connected] == indices(gltf, "Crate")[0]
+    assert list(world(gltf, connected).translation) == pytest.approx([2.0, 1.0, 0.0], abs=1e-5)

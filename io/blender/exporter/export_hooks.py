@@ -25,6 +25,7 @@ from typing import Any
 
 import bpy
 
+from ... import axes
 from ...codecs.common import Encoded
 from ...codecs.registry import encode_document
 from ...diagnostics import Report
@@ -278,7 +279,7 @@ class PhysicsExportExtension(JointExport):
         self.index.add_scene(export_settings.get("vtree"), nodes, objects)
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
-            if derived.body_or_shape or derived.joint:
+            if derived.joint or derived.props.gravity_type != "NONE":
                 self._say_instance_offset(node, obj, derived)
             if derived.joint:
                 joints.append((obj, node))
@@ -290,26 +291,26 @@ class PhysicsExportExtension(JointExport):
                 except Exception as exc:
                     self.report.warn("export-failed", obj.name, f"physics skipped: {exc}")
 
+    def _moved_back(self, value: tuple[float, float, float], offset: Any
+                    ) -> tuple[float, float, float]:
+        """A point of an instancer's own space in the frame of its node, which the exporter
+        moves by its collection's Instance Offset (`NodeIndex.node_frame`)."""
+        shift = axes.vector_to_gltf(tuple(offset), self.yup)
+        return (value[0] + shift[0], value[1] + shift[1], value[2] + shift[2])
+
     def _say_instance_offset(self, node: Any, obj: bpy.types.Object, derived: _Derived
                              ) -> None:
         """Said: the exporter writes a collection instancer's node moved by the collection's
-        Instance Offset, and the physics set on the instancer itself (its shape, a custom
-        centre of mass, a joint) is written as if it were not (an Auto centre is right)."""
-        vnode = self.index.vnode_of(node)
-        if vnode is None or vnode.blender_type != type(vnode).INST_COLLECTION:
-            return  # (most nodes: no Blender data read)
-        props = derived.props
-        if props.shape_type == "NONE" and props.center_of_mass_mode != "CUSTOM" \
-                and not derived.joint:
-            return
-        collection = obj.instance_collection
-        if collection is not None and any(collection.instance_offset):
+        Instance Offset; a joint or gravity volume set on the instancer itself is written
+        as if it were not (its shape and centre of mass are moved back)."""
+        if obj not in self.index.offsets:
+            return  # (most nodes)
+        if derived.joint or derived.props.gravity_type != "NONE":
             self.report.warn("instance-offset-physics", obj.name,
-                             f"its collection {collection.name} has an Instance Offset: the "
-                             "exporter moves this node by it, and the shape, custom centre of "
-                             "mass or joint set on it is written as if it did not (set the "
-                             "offset to zero, or put that physics on an object in the "
-                             "collection)")
+                             f"its collection {obj.instance_collection.name} has an Instance "
+                             "Offset: the exporter moves this node by it, and the joint or "
+                             "gravity set on it is written as if it did not (set the offset "
+                             "to zero, or put that physics on an object in the collection)")
 
     def _without_stray(self, gathered: Any) -> list[tuple[Any, Any, int]]:
         """The gathered nodes but the exporter's stray dupli copies (`is_stray_dupli`), said
@@ -372,6 +373,11 @@ class PhysicsExportExtension(JointExport):
             raise RuntimeError(derived.error)
         props = derived.props
         motion = self._kind_written(derived.motion, obj, node)
+        offset = self.index.offsets.get(obj)
+        if offset is not None and motion is not None and motion.center_of_mass is not None:
+            moved = motion  # (a custom centre, in the frame of the node the exporter moved)
+            motion = self._share(("moved", id(moved), tuple(offset)), lambda: replace(
+                moved, center_of_mass=self._moved_back(moved.center_of_mass, offset)))
         placement, shape_node = self._placed_shape(node, obj, derived, child_count)
         if derived.needs_mass and self._mass().has_child_colliders(obj):
             # made of several objects: this body's own parts
@@ -413,6 +419,10 @@ class PhysicsExportExtension(JointExport):
         if placement is None:
             self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
             return None, node
+        offset = self.index.offsets.get(obj)
+        if offset is not None:  # (the exporter wrote the node moved by the kit's offset)
+            placement = replace(placement, translation=self._moved_back(
+                placement.translation or ZERO3, offset))
         if not placement.needs_child:
             return placement, node
         shape_node = gltf_compat.new_child_node(
@@ -465,7 +475,7 @@ class PhysicsExportExtension(JointExport):
 
     def _mass(self) -> BodyMass:
         if self.body_mass is None:
-            self.body_mass = BodyMass(self.yup, self.report, self.index.instancers)
+            self.body_mass = BodyMass(self.yup, self.report, self.index)
         return self.body_mass
 
     def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:

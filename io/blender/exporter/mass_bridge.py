@@ -4,7 +4,7 @@ export must spell out: an automatic centre of mass in OMI, an automatic inertia 
 axes in KHR. Reads bpy data, writes nothing; mesh solids come from (and go to) the ones kept
 between exports (`kept_solids`)."""
 
-from collections.abc import Container, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
 from ..settings.properties import MESH_SHAPE_ITEMS
 from . import kept_solids
+from .node_index import NodeIndex
 
 #: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
 ASSUMED_DENSITY = 1000.0
@@ -33,14 +34,14 @@ TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
 class BodyMass:
     """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
 
-    def __init__(self, yup: bool, report: Report,
-                 instancers: Container[bpy.types.Object] = frozenset()) -> None:
-        """`instancers`: the collection instancers the export wrote the instance's objects
-        under (`NodeIndex.instancers`; Blender 4.x writes none with Full Collection
-        Hierarchy)."""
+    def __init__(self, yup: bool, report: Report, index: NodeIndex | None = None) -> None:
+        """`index`: the export's node index, which knows the collection instancers the
+        export wrote the instance's objects under (Blender 4.x writes none with Full
+        Collection Hierarchy) and the nodes the exporter moves by an Instance Offset."""
         self.yup = yup
         self.report = report
-        self.instancers = instancers
+        self.index = index or NodeIndex()
+        self.instancers = self.index.instancers
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
@@ -101,13 +102,15 @@ class BodyMass:
     def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
                 ) -> MassPart | None:
         """The solid of the body's colliders (triggers excluded) in its node space."""
-        if not self._children_of(body) and not self._instanced(body):  # the common case:
-            if not _is_collider(body):  # no matrices to compose
+        if not self._children_of(body) and not self._instanced(body) \
+                and body not in self.index.offsets:  # the common case: no matrices
+            if not _is_collider(body):
                 return None
             if own is not None and own.shape.kind not in MESH_SHAPES:
                 return self._analytic_part(own, None)
             return self._placed(body, None)
-        to_body = np.array(body.matrix_world.inverted_safe(), dtype=float)
+        # (in the frame the exporter writes the body's node at)
+        to_body = np.array(self.index.node_frame(body).inverted_safe(), dtype=float)
         parts = [part for obj, frame in self._colliders_of(body)
                  if (part := self._placed(obj, to_body if frame is None else to_body @ frame))]
         if len(parts) == 1:
@@ -135,23 +138,19 @@ class BodyMass:
                 [member for member in collection.all_objects if member.parent is None]
         return found
 
-    def _below(self, obj: bpy.types.Object, frame: np.ndarray | None, depth: int,
-               body: bpy.types.Object) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
+    def _below(self, obj: bpy.types.Object, frame: np.ndarray | None, depth: int
+               ) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
         """What hangs from `obj`'s node in the file, each with the frame that takes its own
         world matrix to where the export places it (None: where it is) and how many
-        instances deep it is. An instanced collection's objects are placed by their
-        instancer, less the collection's offset (as deep as Blender draws instances). The
-        exporter moves an instancer's own node by that offset, so the body's values are in
-        that frame: for the body's own instance, the offset cancels out."""
+        instances deep it is. An instanced collection's objects are placed under their
+        instancer's node, which the exporter moves by the collection's offset (as deep as
+        Blender draws instances)."""
         for child in self._children_of(obj):
             yield child, frame, depth
         members = self._instanced(obj) if depth < MAX_INSTANCE_DEPTH else None
         if members:
-            placed = np.array(obj.matrix_world, dtype=float)
+            placed = np.array(self.index.node_frame(obj), dtype=float)
             placed = placed if frame is None else frame @ placed
-            if obj is not body:
-                offset = np.array(obj.instance_collection.instance_offset)
-                placed = placed @ _translation(-offset)
             for member in members:
                 yield member, placed, depth + 1
 
@@ -171,7 +170,7 @@ class BodyMass:
             obj, frame, depth = stack.pop()
             if _is_collider(obj):
                 yield obj, frame
-            stack.extend(item for item in self._below(obj, frame, depth, body)
+            stack.extend(item for item in self._below(obj, frame, depth)
                          if item[0].gltf_physics.motion_type == "NONE")
 
     def _placed(self, obj: bpy.types.Object, to_body: np.ndarray | None) -> MassPart | None:
@@ -238,12 +237,6 @@ class BodyMass:
         points, faces = data
         solids = kept_solids.SOLIDS
         return solids.hull_solid(points) if convex else solids.mesh_solid(points, faces)
-
-
-def _translation(offset: np.ndarray) -> np.ndarray:
-    matrix = np.eye(4)
-    matrix[:3, 3] = offset
-    return matrix
 
 
 def _is_collider(obj: bpy.types.Object) -> bool:

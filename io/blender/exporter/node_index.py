@@ -13,7 +13,7 @@ instance, or the one frame outside the instanced collection.
 from typing import Any
 
 import bpy
-from mathutils import Matrix
+from mathutils import Matrix, Vector
 
 Scope = tuple[int, str | None]  # (scene serial, instancing vnode uuid; None: no instance)
 OBJECT, COLLECTION = bpy.types.Object, bpy.types.Collection  # (each lookup costs ~0.7 µs)
@@ -71,6 +71,9 @@ class NodeIndex:
         #: collection instancers the export wrote something under (Blender 4.x writes
         #: nothing under one with Full Collection Hierarchy)
         self.instancers: set[Any] = set()
+        #: collection instancer → its collection's Instance Offset (Blender axes, nonzero
+        #: only): the exporter writes the instancer's node moved by it (`node_frame`)
+        self.offsets: dict[Any, Vector] = {}
         #: vnode uuid → its parent's as if the exporter had not flattened the object
         #: hierarchy (its "Flatten Object Hierarchy" leaves every object at the root: no
         #: instance to tell); empty when it does not (`remember_parents`)
@@ -95,11 +98,10 @@ class NodeIndex:
         unflattened = self.unflattened
         instancing = None  # (the exporter's number for a collection instancer's vnode)
         for vnode in tree.values():
-            if vnode.children:
-                if instancing is None:
-                    instancing = type(vnode).INST_COLLECTION
-                if vnode.blender_type == instancing:
-                    self.instancers.add(vnode.blender_object)
+            if instancing is None:
+                instancing = type(vnode).INST_COLLECTION
+            if vnode.blender_type == instancing:
+                self._note_instancer(vnode)
             node = vnode.node
             if node is None:
                 continue
@@ -119,6 +121,22 @@ class NodeIndex:
             if by_object is None:
                 by_object = self._nodes[scope] = {}
             by_object.setdefault(obj, node)
+
+    def _note_instancer(self, vnode: Any) -> None:
+        source = vnode.blender_object
+        if vnode.children:
+            self.instancers.add(source)
+        collection = source.instance_collection
+        if collection is not None and any(collection.instance_offset):
+            self.offsets[source] = Vector(collection.instance_offset)
+
+    def node_frame(self, obj: Any) -> Matrix:
+        """Where the exporter writes `obj`'s node (Blender world matrix): at the object, or
+        for a collection instancer, moved by its collection's Instance Offset."""
+        offset = self.offsets.get(obj)
+        if offset is None:
+            return obj.matrix_world.copy()
+        return obj.matrix_world @ Matrix.Translation(-offset)
 
     def remember_parents(self, vtree: Any) -> None:
         """Keep each vnode's nearest exported ancestor before the exporter flattens the tree
@@ -235,7 +253,9 @@ class NodeIndex:
         if placed is None:
             return obj.matrix_world.copy()
         vnode = self._vnode.get(id(node))  # the matrix the exporter placed the node at
+        offset = self.offsets.get(placed)
         if vnode is not None and vnode.blender_object == placed \
                 and vnode.blender_bone is None and vnode.matrix_world is not None:
-            return vnode.matrix_world.copy()
-        return placed.matrix_world.copy()
+            world = vnode.matrix_world.copy()
+            return world if offset is None else world @ Matrix.Translation(-offset)
+        return self.node_frame(placed)
