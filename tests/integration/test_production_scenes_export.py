@@ -810,3 +810,37 @@ def test_a_joint_frame_under_an_offset_instancer_body_is_where_the_joint_is(clea
     connected = sites[0][1]["connectedNode"]
     assert parents_of(gltf)[connected] == indices(gltf, "Crate")[0]
     assert list(world(gltf, connected).translation) == pytest.approx([2.0, 1.0, 0.0], abs=1e-5)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_linked_filter_is_said_to_read_this_scenes_layers(clean_scene, tmp_path, fmt, caplog):
+    """Collision layers belong to a scene and a filter ticks them by number: a linked
+    object's ticks are read against the level's layers, not its library scene's (which
+    linking does not bring). That is said once per library; a local filter says nothing."""
+    layers = bpy.context.scene.gltf_physics.layers
+    for name in ("Rocks", "Water"):
+        layers.add().name = name
+    kit = bpy.data.collections.new("Props")
+    for index in range(2):
+        rock = h.set_physics(h.mesh_object(f"Rock{index}", "cube"), motion_type="STATIC",
+                             shape_type="BOX", use_filter=True)
+        rock.gltf_physics.filter_layers[0] = True
+        into_collection([rock], kit)
+    library = tmp_path / "props.blend"
+    bpy.data.libraries.write(str(library), {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.context.scene.gltf_physics.layers.add().name = "Player"
+    local = h.set_physics(h.mesh_object("Local", "cube", (5, 0, 0)), motion_type="STATIC",
+                          shape_type="BOX", use_filter=True)
+    local.gltf_physics.filter_layers[0] = True
+    with caplog.at_level(logging.WARNING):
+        export_checked(tmp_path / "local.gltf", fmt)
+    assert "filter-from-library" not in caplog.text
+    with bpy.data.libraries.load(str(library), link=True) as (_source, target):
+        target.collections = ["Props"]
+    instancer("Props.0", bpy.data.collections["Props"], (0, 0, 0))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        export_checked(tmp_path / "level.gltf", fmt)
+    said = [r.getMessage() for r in caplog.records if "[filter-from-library]" in r.getMessage()]
+    assert len(said) == 1 and "props.blend" in said[0] and "(Player)" in said[0]

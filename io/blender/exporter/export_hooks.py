@@ -385,6 +385,8 @@ class PhysicsExportExtension(JointExport):
             body, shape_part = self._made_parts(props, placement, motion, shape_node is node)
         else:
             body, shape_part = self._parts(derived, obj, placement, motion, shape_node is node)
+        if props.use_filter and props.shape_type != "NONE":
+            self._say_library_layers(obj)
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
@@ -393,6 +395,21 @@ class PhysicsExportExtension(JointExport):
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
         if gravity:
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
+
+    def _say_library_layers(self, obj: bpy.types.Object) -> None:
+        """Said once per library: a linked (or overridden) object's collision filter ticks
+        layers by number, and the numbers are read against this scene's layers, not those
+        of the library's scene (which linking does not bring)."""
+        library = obj.library
+        if library is None and obj.override_library is not None:
+            library = obj.override_library.reference.library
+        if library is None:
+            return
+        names = ", ".join(self.layer_names) or "none"
+        self.report.warn("filter-from-library", library.filepath,
+                         "its objects' collision filters tick layers by number, read "
+                         f"against this scene's layers ({names}), not the library scene's: "
+                         "give this scene the library scene's layers, in the same order")
 
     def _kind_written(self, motion: Motion | None, obj: bpy.types.Object, node: Any
                       ) -> Motion | None:
