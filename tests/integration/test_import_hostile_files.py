@@ -10,6 +10,9 @@ import json
 import bpy
 import pytest
 
+from tests.conftest import CORPUS
+from tests.integration import scene_helpers as h
+
 #: A dynamic Body whose convex shape uses mesh 1, which no node uses (the importer never
 #: reads it), and a Geo mesh node with a box collider after it.
 UNUSED_MESH_SHAPE = {
@@ -326,3 +329,35 @@ def test_a_second_scene_of_the_file_gets_its_own_collision_layers(clean_scene, t
     assert [names[i] for i, on in enumerate(props.filter_layers) if on] == ["Props"]
     assert [names[i] for i, on in enumerate(props.filter_targets) if on] == ["Props",
                                                                             "Players"]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"shared corpus not found at {CORPUS} "
+                    "(../shared beside the checkout)")
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_an_emptied_orphan_collection_is_not_exported_with_a_kit(clean_scene, tmp_path, fmt):
+    """A KHR file whose colliders name `geometry.node` orphans: the importer puts them in an
+    "Orphan Nodes" collection and the import turns them into collision proxies. Instanced as
+    part of a kit, the emptied collection was written as an empty node in every instance."""
+    asset = bpy.data.collections.new("Asset")
+    bpy.context.scene.collection.children.link(asset)
+    view_layer = bpy.context.view_layer
+    view_layer.active_layer_collection = view_layer.layer_collection.children["Asset"]
+    bpy.ops.import_scene.gltf(filepath=str(CORPUS / "khr/samples/ShapeTypes/ShapeTypes.gltf"))
+    root = bpy.context.scene.collection  # (4.x's importer ignores the active collection)
+    for obj in list(root.objects):
+        asset.objects.link(obj)
+        root.objects.unlink(obj)
+    for collection in [c for c in root.children if c != asset]:
+        asset.children.link(collection)
+        root.children.unlink(collection)
+    direct = h.export(tmp_path / "direct.gltf", fmt)
+    bpy.context.scene.collection.children.unlink(asset)
+    for x in (0.0, 30.0):
+        kit = bpy.data.objects.new(f"Kit{x:g}", None)
+        kit.instance_type, kit.instance_collection = "COLLECTION", asset
+        kit.location.x = x
+        bpy.context.scene.collection.objects.link(kit)
+    level = h.export(tmp_path / "level.gltf", fmt)
+    h.assert_valid(tmp_path / "level.gltf")
+    names = [node.get("name") for node in level["nodes"]]
+    assert len(level["nodes"]) == 2 * (len(direct["nodes"]) + 1), names

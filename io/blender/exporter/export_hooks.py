@@ -52,12 +52,14 @@ from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import export_gravity, has_world_gravity
 from ..settings.properties import MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
+from ..tools.ownership import IMPORT_ORPHANS, made_by
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .node_index import NodeIndex, is_stray_dupli
 
 PENDING_KEY = "gltf_physics_pending"
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
+COLLECTION = bpy.types.Collection
 EXTRAS_KEY = "gltf_physics"
 
 
@@ -106,6 +108,13 @@ def _stands_for_bone(obj: Any, yup: bool) -> bool:
         child.gltf_physics.collision_only and not _has_physics(child.gltf_physics)
         and not child.children for child in obj.children
     )
+
+
+def _emptied_orphans(collection: Any) -> bool:
+    """An import's collection of orphan nodes that the import emptied: it would be written
+    as an empty node (in every instance of a kit made from the import)."""
+    return made_by(collection, IMPORT_ORPHANS) and not collection.all_objects \
+        and not collection.children
 
 
 def _json_finite(value: Any) -> bool:
@@ -201,32 +210,38 @@ class PhysicsExportExtension(JointExport):
             self.filter_names = {}
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
-        yup = self.yup = export_settings["gltf_yup"]
-        settings_of = self._settings_of
+        self.yup = export_settings["gltf_yup"]
+        tag = self._tag
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
-            if not vnode.keep_tag or not isinstance(obj, OBJECT):
-                continue  # (left out by the exporter's own filters)
-            derived = settings_of(obj)  # (first met here: no cached lookup before the call)
-            if derived.collision_only:
-                self.collision_only.add(obj)
-                if not derived.physics and not obj.children:
-                    vnode.keep_tag = False
-                    continue
-            if (derived.physics or derived.vehicle) and vnode.parent_uuid is not None \
-                    and obj.parent is not None and is_stray_dupli(vtree.nodes, vnode):
-                self.stray.append(vnode)  # (its physics goes on the copy under its parent)
-                continue
-            if derived.physics and vnode.parent_bone_uuid is not None \
-                    and _stands_for_bone(obj, yup):  # (under a bone's node in the tree)
-                # Its physics is written on the bone's node (gather_joint_hook); its own
-                # node would be an empty sibling of the bone's children.
+            if vnode.keep_tag and isinstance(obj, OBJECT):
+                tag(vnode, obj, vtree)
+            elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
                 vnode.keep_tag = False
-                self.on_bones.add(obj)
         if self.collision_only:
             self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
         if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
             self.index.remember_parents(vtree)
+
+    def _tag(self, vnode: Any, obj: bpy.types.Object, vtree: Any) -> None:
+        """Leave out a kept object's node the file needs no node for (a collision-only proxy
+        without physics, a stand-in on a bone's node); note the exporter's stray copies."""
+        derived = self._settings_of(obj)  # (first met here: no cached lookup before the call)
+        if derived.collision_only:
+            self.collision_only.add(obj)
+            if not derived.physics and not obj.children:
+                vnode.keep_tag = False
+                return
+        if (derived.physics or derived.vehicle) and vnode.parent_uuid is not None \
+                and obj.parent is not None and is_stray_dupli(vtree.nodes, vnode):
+            self.stray.append(vnode)  # (its physics goes on the copy under its parent)
+            return
+        if derived.physics and vnode.parent_bone_uuid is not None \
+                and _stands_for_bone(obj, self.yup):  # (under a bone's node in the tree)
+            # Its physics is written on the bone's node (gather_joint_hook); its own node
+            # would be an empty sibling of the bone's children.
+            vnode.keep_tag = False
+            self.on_bones.add(obj)
 
     def _leave_out_collision_only_mesh(
         self, hook_obj: Any, blender_object: Any, export_settings: dict

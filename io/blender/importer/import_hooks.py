@@ -36,7 +36,14 @@ from ..bridge.joint_bridge import body_of, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
 from ..gravity.bridge import write_gravity, write_world_gravity
 from ..settings.stored_settings import GROUP
-from ..tools.ownership import IMPORT_CHILD, IMPORT_GRAVITY_SHAPE, IMPORT_PROXY, TAG_PREFIX, mark
+from ..tools.ownership import (
+    IMPORT_CHILD,
+    IMPORT_GRAVITY_SHAPE,
+    IMPORT_ORPHANS,
+    IMPORT_PROXY,
+    TAG_PREFIX,
+    mark,
+)
 
 LOG = logging.getLogger(__name__)
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
@@ -297,6 +304,7 @@ class PhysicsImportExtension:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
                 self._remove_orphan(gltf, index, obj)
+        _mark_if_emptied(gltf)
 
     def _remove_orphan(self, gltf: Any, index: int, obj: bpy.types.Object) -> None:
         """Delete the object of orphan node `index` with its mesh (both made by this import;
@@ -487,3 +495,16 @@ def _child(owner: bpy.types.Object, name: str, data: Any, tool: str = IMPORT_CHI
         collection.objects.link(child)
     child.parent = owner
     return child
+
+
+def _mark_if_emptied(gltf: Any) -> None:
+    """Tag the importer's collection for orphan nodes when removing the geometry orphans
+    emptied it: the export leaves it out (it would be an empty node in every instance of a
+    kit made from the import). The importer still uses it after the last hook (it excludes
+    it from the view layer), so it cannot be removed here."""
+    collections = getattr(gltf, "blender_collections", None)
+    orphans = collections.get(None) if isinstance(collections, dict) else None
+    if isinstance(orphans, bpy.types.Collection) and not orphans.all_objects \
+            and not orphans.children:
+        mark(orphans, IMPORT_ORPHANS)
+

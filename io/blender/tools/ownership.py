@@ -28,6 +28,9 @@ IMPORT_CHILD = "import_child"  # the importer's other children (a trigger's, a b
 IMPORT_GRAVITY_SHAPE = "import_gravity_shape"  # the importer's mesh a shaped gravity pulls to
 JOINT = "joint"  # Add Joint's joint Empty
 WHEEL = "wheel"  # Add Wheels' wheel Empty
+#: the glTF importer's "Orphan Nodes" collection, emptied by the import (its orphans were
+#: collision meshes): the export leaves it out while it stays empty
+IMPORT_ORPHANS = "import_orphans"
 
 
 def mark(thing: bpy.types.ID, tool: str, owner: bpy.types.Object | None = None) -> None:
