@@ -156,6 +156,7 @@ class PhysicsExportExtension(JointExport):
         self.built_meshes: dict[tuple[int, int], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
         self.index = NodeIndex()
+        self.libraries = bool(bpy.data.libraries)  # (none: no object can be linked)
         # gathered in the scene being exported, not indexed yet (two flat lists: no object
         # is made per node for them)
         self.scene_nodes: list[Any] = []
@@ -400,7 +401,7 @@ class PhysicsExportExtension(JointExport):
             body, shape_part = self._made_parts(props, placement, motion, shape_node is node)
         else:
             body, shape_part = self._parts(derived, obj, placement, motion, shape_node is node)
-        if props.use_filter and props.shape_type != "NONE":
+        if self.libraries and props.use_filter and props.shape_type != "NONE":
             self._say_library_layers(obj)
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
