@@ -46,6 +46,7 @@ from gltf_physics.io.vehicle_model import (
     Wheel,
 )
 from tests.conftest import SHARED
+from tests.support.refs import ident
 from tests.support.schemas import CORE_SCHEMAS, PhysicsSchemaValidator
 
 FORMATS = {"omi": omi.encode_omi, "khr": khr.encode_khr}
@@ -57,18 +58,6 @@ DRIVE_GAIN_WITHOUT_TARGET = "drive-gain-without-target"
 def f32(value: float) -> float:
     """`value` as Blender stores it (float32)."""
     return struct.unpack("<f", struct.pack("<f", value))[0]
-
-
-@pytest.fixture(scope="module")
-def validator() -> PhysicsSchemaValidator:
-    specs = SHARED / "specs"
-    if not specs.is_dir():
-        pytest.skip(f"the shared specs folder {specs} is absent (needs ../shared)")
-    return PhysicsSchemaValidator(specs)
-
-
-def ident(ref: Any) -> Any:
-    return ref if isinstance(ref, int) else None
 
 
 def issues(report: Report, code: str) -> list[str]:

@@ -25,12 +25,11 @@ from gltf_physics.io.model import (
     Shape,
     Trigger,
 )
-from tests.conftest import SHARED
+from tests.support.refs import ident
 from tests.support.schemas import PhysicsSchemaValidator
 
 ABSENT = object()  # a key the payload must not have
 
-SPECS = SHARED / "specs"
 OMI_SHAPE, OMI_BODY = omi.SHAPE_EXT, omi.BODY_EXT
 KHR_SHAPES, KHR_BODIES = khr.SHAPES_EXT, khr.BODIES_EXT
 MESH_COUNT = 3
@@ -39,19 +38,7 @@ FORMATS = ("omi", "khr-mesh", "khr-node")
 ANALYTIC = ("box", "sphere", "capsule", "cylinder")
 
 
-@pytest.fixture(scope="module")
-def validator() -> PhysicsSchemaValidator:
-    if not SPECS.is_dir():
-        pytest.skip(f"the shared specs folder {SPECS} is absent (needs ../shared)")
-    return PhysicsSchemaValidator(SPECS)
-
-
 # -- helpers ------------------------------------------------------------------------------
-
-
-def ident(ref: Hashable) -> Any:
-    """Identity on int refs; anything else (a deleted object) does not resolve."""
-    return ref if isinstance(ref, int) else None
 
 
 def mesh_node(ref: Hashable) -> Any:

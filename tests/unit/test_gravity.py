@@ -37,6 +37,7 @@ from gltf_physics.io.gravity import (
 from gltf_physics.io.model import NodePhysics, PhysicsScene, Shape, Trigger
 from gltf_physics.io.node_graph import NodeGraph
 from tests.conftest import CORPUS, SHARED
+from tests.support.refs import ident
 from tests.support.schemas import PhysicsSchemaValidator
 
 GRAVITY_CORPUS = CORPUS / "omi" / "current" / "OMI_physics_gravity"
@@ -51,17 +52,6 @@ BOX = Shape("box", size=(2.0, 1.0, 3.0))
 
 def corpus_files() -> list[Path]:
     return sorted(GRAVITY_CORPUS.glob("*/*.gltf")) if GRAVITY_CORPUS.is_dir() else []
-
-
-@pytest.fixture(scope="module")
-def validator() -> PhysicsSchemaValidator:
-    if not SCHEMAS.is_dir():
-        pytest.skip("the shared specs folder is absent (needs ../shared)")
-    return PhysicsSchemaValidator(SHARED / "specs")
-
-
-def ident(ref: Any) -> int | None:
-    return ref if isinstance(ref, int) else None
 
 
 def encode_omi(gltf: dict[str, Any]) -> tuple[dict[str, Any], Report]:

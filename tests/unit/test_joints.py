@@ -32,8 +32,9 @@ from gltf_physics.io.model import (
     NodePhysics,
     PhysicsScene,
 )
-from tests.conftest import CORPUS, SHARED
-from tests.support.schemas import PhysicsSchemaValidator, load_gltf
+from tests.conftest import CORPUS
+from tests.support.refs import ident
+from tests.support.schemas import load_gltf
 
 OMI_JOINT = omi.JOINT_EXT
 KHR_BODIES = khr.BODIES_EXT
@@ -124,18 +125,6 @@ def test_z_up_export_keeps_axes() -> None:
 
 
 # -- encoding -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def validator() -> PhysicsSchemaValidator:
-    specs = SHARED / "specs"
-    if not specs.is_dir():
-        pytest.skip(f"the shared specs folder {specs} is absent (needs ../shared)")
-    return PhysicsSchemaValidator(specs)
-
-
-def ident(ref: Any) -> Any:
-    return ref if isinstance(ref, int) else None
 
 
 WELD = JointSettings(limits=(JointLimit((0, 1, 2), (0, 1, 2), 0.0, 0.0),))

@@ -41,6 +41,7 @@ from gltf_physics.io.vehicle_model import (
     Wheel,
 )
 from tests.conftest import CORPUS, SHARED
+from tests.support.refs import ident
 from tests.support.schemas import PhysicsSchemaValidator, load_gltf
 
 OMI_SPECS = SHARED / "specs" / "omi"
@@ -49,18 +50,6 @@ GRIP = PhysicsMaterial(static_friction=1.0, dynamic_friction=0.9)
 SLICK = PhysicsMaterial(static_friction=0.1, dynamic_friction=0.1)
 MATERIALS: list[PhysicsMaterial | None] = [GRIP, SLICK]
 CHAIR = Seat(back=(0.0, 0.0, -0.3), foot=(0.0, -0.5, 0.3), knee=(0.0, 0.0, 0.3))
-
-
-@pytest.fixture(scope="module")
-def validator() -> PhysicsSchemaValidator:
-    specs = SHARED / "specs"
-    if not specs.is_dir():
-        pytest.skip(f"the shared specs folder {specs} is absent (needs ../shared)")
-    return PhysicsSchemaValidator(specs)
-
-
-def ident(ref: Any) -> int | None:
-    return ref if isinstance(ref, int) else None
 
 
 def material_index(material: PhysicsMaterial) -> int | None:
