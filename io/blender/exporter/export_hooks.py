@@ -296,7 +296,7 @@ class PhysicsExportExtension(JointExport):
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
             if derived.joint or derived.props.gravity_type != "NONE":
-                self._say_instance_offset(node, obj, derived)
+                self._say_instance_offset(obj)
             if derived.joint:
                 joints.append((obj, node))
             if derived.vehicle:
@@ -314,14 +314,11 @@ class PhysicsExportExtension(JointExport):
         shift = axes.vector_to_gltf(tuple(offset), self.yup)
         return (value[0] + shift[0], value[1] + shift[1], value[2] + shift[2])
 
-    def _say_instance_offset(self, node: Any, obj: bpy.types.Object, derived: _Derived
-                             ) -> None:
-        """Said: the exporter writes a collection instancer's node moved by the collection's
-        Instance Offset; a joint or gravity volume set on the instancer itself is written
-        as if it were not (its shape and centre of mass are moved back)."""
-        if obj not in self.index.offsets:
-            return  # (most nodes)
-        if derived.joint or derived.props.gravity_type != "NONE":
+    def _say_instance_offset(self, obj: bpy.types.Object) -> None:
+        """Said, for an object with a joint or gravity volume: the exporter writes a
+        collection instancer's node moved by the collection's Instance Offset, and those are
+        written as if it were not (its shape and centre of mass are moved back)."""
+        if obj in self.index.offsets:
             self.report.warn("instance-offset-physics", obj.name,
                              f"its collection {obj.instance_collection.name} has an Instance "
                              "Offset: the exporter moves this node by it, and the joint or "
@@ -394,7 +391,7 @@ class PhysicsExportExtension(JointExport):
             moved = motion  # (a custom centre, in the frame of the node the exporter moved)
             motion = self._share(("moved", id(moved), tuple(offset)), lambda: replace(
                 moved, center_of_mass=self._moved_back(moved.center_of_mass, offset)))
-        placement, shape_node = self._placed_shape(node, obj, derived, child_count)
+        placement, shape_node = self._placed_shape(node, obj, derived, child_count, offset)
         if derived.needs_mass and self._mass().has_child_colliders(obj):
             # made of several objects: this body's own parts
             motion = self._resolved(motion, obj, placement)
@@ -443,16 +440,16 @@ class PhysicsExportExtension(JointExport):
         return self._share(("kind", id(motion), kind), lambda: replace(motion, kind=kind))
 
     def _placed_shape(self, node: Any, obj: bpy.types.Object, derived: _Derived,
-                      child_count: int) -> tuple[ShapePlacement | None, Any]:
+                      child_count: int, offset: Any) -> tuple[ShapePlacement | None, Any]:
         """The object's placed shape and the node carrying it (a new child for an offset,
-        after the `child_count` children the node had when it was gathered)."""
+        after the `child_count` children the node had when it was gathered); `offset`: the
+        Instance Offset the exporter moves the object's node by (`NodeIndex.offsets`)."""
         if derived.props.shape_type == "NONE":
             return None, node
         placement = self._placement(node, obj, derived)
         if placement is None:
             self.report.warn("shape-mesh-missing", obj.name, "no collision mesh; shape skipped")
             return None, node
-        offset = self.index.offsets.get(obj)
         if offset is not None:  # (the exporter wrote the node moved by the kit's offset)
             placement = replace(placement, translation=self._moved_back(
                 placement.translation or ZERO3, offset))

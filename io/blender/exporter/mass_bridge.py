@@ -41,7 +41,6 @@ class BodyMass:
         self.yup = yup
         self.report = report
         self.index = index or NodeIndex()
-        self.instancers = self.index.instancers
         self._shape_parts: dict[Shape, MassPart | None] = {}
         self._mesh_parts: dict[tuple[int, str], MassPart | None] = {}
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
@@ -129,7 +128,7 @@ class BodyMass:
     def _instanced(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
         """The objects the glTF exporter writes under `obj`'s node for the collection it
         instances: the collection's objects without a parent (their children follow)."""
-        if obj not in self.instancers:  # most objects
+        if obj not in self.index.instancers:  # most objects
             return []
         found = self._instanced_objects.get(obj)
         if found is None:
@@ -157,8 +156,8 @@ class BodyMass:
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` in the file (below no other body) carries a
         collider: a child object, or an object of the collection it instances."""
-        if not self._children_of(body) and body not in self.instancers:  # most bodies
-            return False
+        if not self._children_of(body) and body not in self.index.instancers:
+            return False  # (most bodies)
         return any(obj is not body for obj, _frame in self._colliders_of(body))
 
     def _colliders_of(self, body: bpy.types.Object
