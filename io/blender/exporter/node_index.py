@@ -133,10 +133,12 @@ class NodeIndex:
     def node_frame(self, obj: Any) -> Matrix:
         """Where the exporter writes `obj`'s node (Blender world matrix): at the object, or
         for a collection instancer, moved by its collection's Instance Offset."""
+        return self._moved(obj.matrix_world.copy(), obj)
+
+    def _moved(self, world: Matrix, obj: Any) -> Matrix:
+        """`world`, moved by `obj`'s Instance Offset when it is a collection instancer."""
         offset = self.offsets.get(obj)
-        if offset is None:
-            return obj.matrix_world.copy()
-        return obj.matrix_world @ Matrix.Translation(-offset)
+        return world if offset is None else world @ Matrix.Translation(-offset)
 
     def remember_parents(self, vtree: Any) -> None:
         """Keep each vnode's nearest exported ancestor before the exporter flattens the tree
@@ -253,9 +255,7 @@ class NodeIndex:
         if placed is None:
             return obj.matrix_world.copy()
         vnode = self._vnode.get(id(node))  # the matrix the exporter placed the node at
-        offset = self.offsets.get(placed)
         if vnode is not None and vnode.blender_object == placed \
                 and vnode.blender_bone is None and vnode.matrix_world is not None:
-            world = vnode.matrix_world.copy()
-            return world if offset is None else world @ Matrix.Translation(-offset)
+            return self._moved(vnode.matrix_world.copy(), placed)
         return self.node_frame(placed)
