@@ -230,12 +230,13 @@ def copy_resources(
         elif os.path.commonpath([root, os.path.realpath(target)]) != root:
             report.add("error", RESOURCE_CONFLICT, uri, f"{target} is outside the output "
                        "folder (through a symbolic link): not copied")
-        elif target.exists() and not overwrite \
-                and not filecmp.cmp(source, target, shallow=False):
+        elif target.exists() and filecmp.cmp(source, target, shallow=False):
+            continue  # (the same bytes are there already)
+        elif target.exists() and not overwrite:
             report.add("error", RESOURCE_CONFLICT, uri,
                        f"{target} differs and was not overwritten")
-        elif not target.exists() or overwrite:
-            if target.exists() and not filecmp.cmp(source, target, shallow=False):
+        else:
+            if target.exists():
                 report.info("resource-replaced", uri, f"{target} held other bytes: replaced "
                             "(--overwrite)")
             target.parent.mkdir(parents=True, exist_ok=True)
