@@ -4,9 +4,11 @@ reports of what a rewrite drops or keeps. Pure."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from .codecs import khr, khr_legacy, omi
 from .codecs.common import Encoded
 from .codecs.vehicles import VEHICLE_EXTENSIONS
 from .convert_structure import HANDLED, Work
@@ -14,6 +16,16 @@ from .diagnostics import Report
 from .json_read import as_dict, as_list, is_index
 
 METADATA_KEYS: Final = ("name", "extras", "extensions")
+#: Root arrays whose entries' `name` the model carries (a shape, material, filter or joint
+#: settings entry written again keeps it).
+NAMED_POOLS: Final = frozenset({
+    (khr.BODIES_EXT, "physicsMaterials"), (khr.BODIES_EXT, "collisionFilters"),
+    (khr.BODIES_EXT, "physicsJoints"), (khr.SHAPES_EXT, "shapes"),
+    (khr_legacy.SHAPES_EXT, "shapes"), (omi.BODY_EXT, "physicsMaterials"),
+    (omi.BODY_EXT, "collisionFilters"), (omi.SHAPE_EXT, "shapes"),
+    (omi.JOINT_EXT, "physicsJoints"),
+})
+_POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
 
 
 
@@ -88,16 +100,23 @@ def declare(
 
 
 def report_lost_metadata(gltf: Mapping[str, Any], report: Report) -> None:
-    """Names, extras and nested extensions inside physics payloads are not carried over."""
+    """Extras and nested extensions inside physics payloads, and names other than a pooled
+    entry's, are not carried over."""
     places = [
         pointer
         for base, payload in _handled_payloads(gltf)
         for pointer in _metadata_pointers(payload, base)
+        if not _kept_name(pointer)
     ]
     if places:
         report.warn("physics-metadata-dropped", places[0],
-                    f"names, extras or extensions inside physics data are not kept "
-                    f"({len(places)} place(s))")
+                    f"extras, extensions or names inside physics data that are not a shape's, "
+                    f"material's, filter's or joint's are not kept ({len(places)} place(s))")
+
+
+def _kept_name(pointer: str) -> bool:
+    match = _POOL_NAME.fullmatch(pointer)
+    return match is not None and (match[1], match[2]) in NAMED_POOLS
 
 
 def report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Report) -> None:

@@ -60,7 +60,7 @@ class Field:
     label: str
     tooltip: str
     size: int = 0
-    kind: Literal["float", "bool", "enum"] = "float"
+    kind: Literal["float", "bool", "enum", "string"] = "float"
     items: tuple[tuple[str, str, str], ...] = ()
     none_item: tuple[str, str, str] | None = None
     minimum: float | None = None
@@ -143,6 +143,9 @@ MOTION: Final = (
           "Multiplier on gravity for this body (0 floats)", soft_min=-10.0, soft_max=10.0),
 )
 MATERIAL: Final = (
+    Field("material", "name", "material_name", "name", "", "Material Name",
+          "Name written with this physics material (optional; empty writes none)",
+          kind="string"),
     Field("material", "static_friction", "static_friction", "staticFriction", 0.6,
           "Static Friction", "Friction when at rest", minimum=0.0, soft_max=2.0,
           written="always"),

@@ -181,6 +181,7 @@ def _convert(settings: JointSettings, axis_map: AxisMap) -> JointSettings:
     return JointSettings(
         limits=tuple(_convert_limit(limit, axis_map) for limit in split_limits(settings.limits)),
         drives=tuple(_convert_drive(drive, axis_map) for drive in settings.drives),
+        name=settings.name,
     )
 
 

@@ -12,6 +12,8 @@ from .diagnostics import Report
 
 Json = Any
 MAX_LIST = 1_000_000  # a bound on any list read from a file, checked before copying
+#: The longest `name` kept (characters): Blender copies a name into every object using it.
+MAX_NAME = 1024
 
 
 def is_index(value: Json) -> bool:
@@ -151,6 +153,18 @@ class JsonReader:
         if len(good) != len(value):
             self.bad(f"{where}/{key}", "non-string or repeated entries dropped")
         return good
+
+    def text(self, obj: Mapping[str, Json], key: str, where: str) -> str:
+        """An optional name-like string: "" when absent; a non-string, one longer than
+        `MAX_NAME` or one holding a NUL (Blender's strings end there) is not kept."""
+        value = obj.get(key, "")
+        if isinstance(value, str) and len(value) <= MAX_NAME and "\0" not in value:
+            return value
+        problem = ("is not a string" if not isinstance(value, str)
+                   else f"is longer than {MAX_NAME} characters" if len(value) > MAX_NAME
+                   else "holds a NUL character")
+        self.bad(f"{where}/{key}", f"{key} {problem}; not kept", "name-not-kept")
+        return ""
 
     def array(self, obj: Mapping[str, Json], key: str, where: str) -> list[Json]:
         """A JSON array (bounded in length), or an empty list."""

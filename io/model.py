@@ -54,6 +54,7 @@ class Shape:
     size_z: float | None = None
     double_sided: bool = False
     mesh: Hashable | None = None
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,7 @@ class PhysicsMaterial:
     restitution: float = 0.0
     friction_combine: Combine | None = "average"
     restitution_combine: Combine | None = "average"
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,7 @@ class CollisionFilter:
     collision_systems: tuple[str, ...] = ()
     collide_with_systems: tuple[str, ...] = ()
     not_collide_with_systems: tuple[str, ...] = ()
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,7 @@ class JointSettings:
 
     limits: tuple[JointLimit, ...] = ()
     drives: tuple[JointDrive, ...] = ()
+    name: str = ""
 
     def finite(self) -> bool:
         """Whether every number of its limits and drives is finite (None counts: unset)."""

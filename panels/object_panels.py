@@ -119,6 +119,7 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
             row.operator("gltf_physics.fit_shape", text="Fit to Principal Axes",
                          icon="ORIENTATION_GIMBAL").oriented = True
         layout.prop(props, "collision_only")
+        layout.prop(props, "shape_name", text="Name")
 
 
 class GLTF_PHYSICS_PT_material(_PhysicsTab, bpy.types.Panel):
@@ -175,6 +176,7 @@ class GLTF_PHYSICS_PT_filter(_PhysicsTab, bpy.types.Panel):
         layout.prop(props, "filter_mode")
         if props.filter_mode != "ALL":
             self._bits(layout, props, "filter_targets", layers)
+        layout.prop(props, "filter_name", text="Name")
 
     @staticmethod
     def _bits(layout, props, name, layers) -> None:
@@ -229,6 +231,7 @@ class GLTF_PHYSICS_PT_joint(_PhysicsTab, bpy.types.Panel):
         layout.prop(props, "joint_connected_body")
         layout.prop(props, "joint_attachment")
         layout.prop(props, "joint_enable_collision")
+        layout.prop(props, "joint_name", text="Name")
         kind = props.joint_type
         if kind in ("HINGE", "SLIDER", "CONE_TWIST"):
             layout.prop(props, "joint_axis")

@@ -185,6 +185,22 @@ def _decode_round(
     )
 
 
+# -- names of pooled entries (shapes, materials, filters, joint settings) --------------------
+
+
+def with_name(out: dict[str, Any], name: str) -> dict[str, Any]:
+    """`out` with the entry's optional `name` (none written when empty)."""
+    if name:
+        out["name"] = name
+    return out
+
+
+def named(part: Any, obj: Mapping[str, Json], where: str, read: JsonReader) -> Any:
+    """A decoded model `part` (or None) with the `name` its entry `obj` gives, if any."""
+    name = read.text(obj, "name", where)
+    return replace(part, name=name) if name and part is not None else part
+
+
 # -- materials and filters (identical in OMI and KHR) ---------------------------------------
 
 
@@ -218,7 +234,7 @@ def encode_filter(flt: CollisionFilter) -> dict[str, Any]:
         out["collideWithSystems"] = list(flt.collide_with_systems)
     elif flt.not_collide_with_systems:
         out["notCollideWithSystems"] = list(flt.not_collide_with_systems)
-    return out
+    return with_name(out, flt.name)
 
 
 def decode_filter(value: Json, where: str, read: JsonReader) -> CollisionFilter | None:
@@ -231,7 +247,8 @@ def decode_filter(value: Json, where: str, read: JsonReader) -> CollisionFilter 
     if with_ and without:
         read.bad(where, "both collide lists given; notCollideWithSystems ignored", "filter-both")
         without = ()
-    return CollisionFilter(read.strings(obj, "collisionSystems", where), with_, without)
+    return CollisionFilter(read.strings(obj, "collisionSystems", where), with_, without,
+                           read.text(obj, "name", where))
 
 
 def decode_pool(

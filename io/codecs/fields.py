@@ -126,6 +126,8 @@ def _read(
         return read.boolean(obj, key, where, default)
     if row.kind == "enum":
         return read.choice(obj, key, where, [item[0] for item in row.items], default)
+    if row.kind == "string":
+        return read.text(obj, key, where)
     if row.size:
         return read.vector(obj, key, where, row.size, minimum=row.minimum) or default
     value = read.opt_number(obj, key, where, row.minimum, row.positive)

@@ -17,6 +17,7 @@ from ..joints import split_limits
 from ..json_read import MAX_LIST, Json, JsonReader
 from ..model import AXIS_KINDS, DRIVE_MODES, Joint, JointDrive, JointLimit, JointSettings
 from ..numbers import canon
+from .common import with_name
 
 LEGACY_DAMPING = 1.0
 #: A drive's stiffness without a position target, or damping without a velocity target.
@@ -37,7 +38,7 @@ def encode_settings(
         out["limits"] = limits
     if settings.drives:
         out["drives"] = [_encode_drive(drive, report, where) for drive in settings.drives]
-    return out
+    return with_name(out, settings.name) if out else out
 
 
 def _encode_limit(limit: JointLimit) -> dict[str, Any]:
@@ -108,6 +109,7 @@ def decode_settings(value: Json, where: str, read: JsonReader) -> JointSettings 
     return JointSettings(
         limits=tuple(limit for limit in limits if limit is not None),
         drives=tuple(drive for drive in drives if drive is not None),
+        name=read.text(obj, "name", where),
     )
 
 

@@ -31,6 +31,8 @@ from .common import (
     encode_motion_fields,
     encode_orientation,
     material_decoder,
+    named,
+    with_name,
 )
 from .joints import decode_settings
 from .node_body import NodeEncoder, Pools, decode_nodes
@@ -65,7 +67,7 @@ def encode_khr(
         if shape.kind not in MESH_SHAPES:
             shape = _khr_sphere(shape, where, report)
             return {"geometry": {"shape": shapes.add_value(
-                shape, lambda s: {"type": s.kind, s.kind: encode_analytic(s)}
+                shape, lambda s: with_name({"type": s.kind, s.kind: encode_analytic(s)}, s.name)
             )}}
         hull = shape.kind == "convex"
         if form == "node" and resolve_mesh_node is not None:
@@ -77,6 +79,9 @@ def encode_khr(
         if target is None:
             report.warn("shape-mesh-missing", where, f"{shape.kind} shape has no mesh; skipped")
             return None
+        if shape.name:
+            report.warn("shape-name-not-written", where, f"KHR names a {shape.kind} shape's "
+                        f"mesh, not a shape: its name {shape.name!r} is not written")
         return {"geometry": {key: target, "convexHull": hull}}
 
     nodes = NodeEncoder(report, resolve_node, geometry, Pool(), Pool())
@@ -212,4 +217,5 @@ def _decode_shape(value: Json, where: str, read: JsonReader) -> Shape | None:
     if not isinstance(sub, Mapping):
         read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
         sub = {}
-    return decode_analytic(kind, sub, f"{where}/{kind}", read, KHR_DEFAULTS)
+    return named(decode_analytic(kind, sub, f"{where}/{kind}", read, KHR_DEFAULTS), obj, where,
+                 read)

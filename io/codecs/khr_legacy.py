@@ -22,6 +22,7 @@ from .common import (
     decode_analytic,
     decode_filter,
     decode_pool,
+    named,
 )
 from .joints import decode_settings
 from .khr import BODIES_EXT, DECODE_MATERIAL, KHR_SHAPE_TYPES, decode_motion
@@ -116,11 +117,12 @@ def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) ->
         if mesh is None:
             read.bad(where, f"{kind} shape without a valid mesh skipped", "shape-mesh-missing")
             return None
-        return Shape(kind, mesh=mesh)
+        return named(Shape(kind, mesh=mesh), obj, where, read)
     if kind in ("capsule", "cylinder"):
         sub = _single_radius(sub, sub_where, read)
     shape = decode_analytic(kind, sub, sub_where, read, KHR_DEFAULTS)
-    return None if shape is None else _flat_capsule(shape, sub_where, read.report)
+    return None if shape is None else named(_flat_capsule(shape, sub_where, read.report), obj,
+                                            where, read)
 
 
 def _single_radius(sub: Mapping[str, Json], where: str, read: JsonReader) -> Mapping[str, Json]:

@@ -40,6 +40,8 @@ from .common import (
     encode_motion_fields,
     encode_orientation,
     material_decoder,
+    named,
+    with_name,
 )
 from .joints import (
     decode_legacy_node_joint,
@@ -135,7 +137,8 @@ def _legacy_round(shape: Shape, where: str, report: Report) -> dict[str, Any]:
         report.warn("legacy-round-tapered", where,
                     f"pre-2025 {shape.kind} has one radius: wrote the larger, {radius:.4g} m")
     height = shape.height + 2 * radius if shape.kind == "capsule" else shape.height
-    return {"type": shape.kind, shape.kind: {"radius": canon(radius), "height": canon(height)}}
+    return with_name({"type": shape.kind,
+                      shape.kind: {"radius": canon(radius), "height": canon(height)}}, shape.name)
 
 
 def _encode_shape(
@@ -146,13 +149,13 @@ def _encode_shape(
         if mesh is None:
             report.warn("shape-mesh-missing", where, f"{shape.kind} shape has no mesh; skipped")
             return None
-        return {"type": shape.kind, shape.kind: {"mesh": mesh}}
+        return with_name({"type": shape.kind, shape.kind: {"mesh": mesh}}, shape.name)
     if shape.kind == "plane":
         report.warn("plane-as-box", where, "OMI has no plane: written as a thin box")
         size_x = shape.size_x if shape.size_x is not None else INFINITE_PLANE
         size_z = shape.size_z if shape.size_z is not None else INFINITE_PLANE
-        shape = Shape("box", size=(size_x, PLANE_THICKNESS, size_z))
-    return {"type": shape.kind, shape.kind: encode_analytic(shape)}
+        shape = Shape("box", size=(size_x, PLANE_THICKNESS, size_z), name=shape.name)
+    return with_name({"type": shape.kind, shape.kind: encode_analytic(shape)}, shape.name)
 
 
 def decode_omi(view: DocumentView, report: Report) -> PhysicsScene:
@@ -292,5 +295,6 @@ def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) ->
         if mesh is None:
             read.bad(where, f"{kind} shape without a valid mesh skipped", "shape-mesh-missing")
             return None
-        return Shape(kind, mesh=mesh)
-    return decode_analytic(kind, sub, f"{where}/{kind}", read, OMI_DEFAULTS)
+        return named(Shape(kind, mesh=mesh), obj, where, read)
+    return named(decode_analytic(kind, sub, f"{where}/{kind}", read, OMI_DEFAULTS), obj, where,
+                 read)

@@ -45,6 +45,8 @@ def changed(row: Field) -> Any:
         return not row.default
     if row.kind == "enum":
         return next(item[0] for item in row.items if item[0] != row.default)
+    if row.kind == "string":
+        return "Ice (Pëak) 2"
     if row.size:
         return tuple(canon(_number(row, value, step))
                      for step, value in enumerate(row.default, 1))

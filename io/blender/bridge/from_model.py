@@ -163,6 +163,7 @@ class PropertyWriter:
         make_proxy: MeshProxy,
     ) -> None:
         props.shape_type = SHAPE_ITEM[shape.kind]
+        props.shape_name = shape.name
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
         props.shape_rotation = (1.0, 0.0, 0.0, 0.0)
@@ -208,6 +209,7 @@ class PropertyWriter:
         props.use_filter = flt is not None
         if flt is None:
             return
+        props.filter_name = flt.name
         props.filter_layers = self._bits(flt.collision_systems)
         if flt.collide_with_systems:
             props.filter_mode, targets = "ONLY", flt.collide_with_systems

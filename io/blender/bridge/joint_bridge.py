@@ -115,7 +115,8 @@ def settings_of(props: bpy.types.PropertyGroup, lists: Any = None) -> JointSetti
             limits = listed  # the preset as a file wrote it: its grouping and order kept
     else:
         limits = listed
-    return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in lists.joint_drives))
+    return JointSettings(limits=limits, drives=tuple(_drive_of(d) for d in lists.joint_drives),
+                         name=props.joint_name)
 
 
 def _limit_of(item: bpy.types.PropertyGroup) -> JointLimit | None:
@@ -152,7 +153,10 @@ def _drive_of(item: bpy.types.PropertyGroup) -> JointDrive:
 
 def write_settings(props: bpy.types.PropertyGroup, settings: JointSettings) -> None:
     """Set the joint properties from settings in Blender axes: a preset when one matches.
-    The limits are also kept as listed, so an unedited preset is written back as read."""
+    The limits are also kept as listed, so an unedited preset is written back as read. A name
+    the settings carry is set (settings made without one leave the joint's name alone)."""
+    if settings.name:
+        props.joint_name = settings.name
     preset = match_preset(settings.limits)
     props.joint_limits.clear()
     for limit in settings.limits:

@@ -2,7 +2,7 @@
 """Object properties → the neutral model (glTF space). Reads bpy data, writes nothing."""
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import bpy
@@ -22,7 +22,7 @@ MOTION_INPUTS = ("motion_type", "mass_mode", "mass", "center_of_mass_mode", "cen
                  "inertia_mode", "inertia_diagonal", "inertia_orientation", "lock_rotation")
 #: What a shape's collider or trigger reads besides its shape and the table's material rows.
 SHAPE_PART_INPUTS = ("shape_role", "use_material", "use_filter", "filter_layers",
-                     "filter_mode", "filter_targets")
+                     "filter_mode", "filter_targets", "filter_name")
 MOTION_KEY = sharing_key(MOTION_INPUTS, "motion")
 SHAPE_PART_KEY = sharing_key(SHAPE_PART_INPUTS, "material")
 #: +90° about X: turns a shape's +Y axis onto Blender's +Z when no Y-up conversion happens.
@@ -117,6 +117,7 @@ def filter_of(
         collision_systems=names(tuple(props.filter_layers[:])),
         collide_with_systems=targets if props.filter_mode == "ONLY" else (),
         not_collide_with_systems=targets if props.filter_mode == "EXCEPT" else (),
+        name=props.filter_name,
     )
 
 
@@ -133,12 +134,14 @@ def placement_of(
     if kind in MESH_SHAPE_ITEMS:
         if mesh_ref is None:
             return None
-        return ShapePlacement(Shape(SHAPE_KIND[kind], mesh=mesh_ref))
+        return ShapePlacement(Shape(SHAPE_KIND[kind], mesh=mesh_ref, name=props.shape_name))
     key = _placement_key(obj, props, kind, yup) if bounds_cache is not None else None
     if key is not None and key in bounds_cache:  # type: ignore[operator]
         return bounds_cache[key]  # type: ignore[index]
     fit = dimensions_of(obj, kind, bounds_cache, props)
     shape = _analytic(kind, fit, yup, props.plane_double_sided)
+    if props.shape_name:
+        shape = replace(shape, name=props.shape_name)
     translation = None
     if any(abs(c) > OFFSET_EPSILON for c in fit.offset):
         translation = axes.vector_to_gltf(fit.offset, yup)
@@ -154,13 +157,15 @@ def _placement_key(obj: bpy.types.Object, props: Any, kind: str, yup: bool) -> t
     if props.size_mode == "CUSTOM":
         return ("custom", kind, yup, props.plane_double_sided, tuple(props.box_size),
                 props.radius, props.height, props.radius_top, props.radius_bottom,
-                tuple(props.plane_size), tuple(props.shape_offset), tuple(props.shape_rotation))
+                tuple(props.plane_size), tuple(props.shape_offset), tuple(props.shape_rotation),
+                props.shape_name)
     if obj.type != "MESH" or obj.modifiers:
         return None
     data = obj.data
     if data.shape_keys is not None:
         return None
-    return ("placement", data, kind, yup, props.plane_double_sided)  # data hashes by pointer
+    return ("placement", data, kind, yup, props.plane_double_sided,  # data hashes by pointer
+            props.shape_name)
 
 
 def _shape_rotation(

@@ -551,7 +551,7 @@ class PhysicsExportExtension(JointExport):
         mesh = self._mesh_ref(node, obj, props, self.yup)
         if mesh is None:
             return None
-        key = (props.shape_type, id(mesh))  # the mesh is kept alive by the export
+        key = (props.shape_type, id(mesh), props.shape_name)  # (the export keeps mesh alive)
         if key not in self.placements:
             self.placements[key] = placement_of(obj, mesh, self.yup, None, props)
         return self.placements[key]

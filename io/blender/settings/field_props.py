@@ -6,7 +6,13 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Any
 
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty
+from bpy.props import (
+    BoolProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    StringProperty,
+)
 
 from ... import axes
 from ...field_table import Field, props_of, rows
@@ -27,6 +33,8 @@ def _property(row: Field) -> Any:
     if row.kind == "enum":
         items = [*row.items, *([row.none_item] if row.none_item else [])]
         return EnumProperty(**common, items=items, default=row.default)
+    if row.kind == "string":
+        return StringProperty(**common, default=row.default)
     bounds = {name: value for name, value in (
         ("min", row.stored_min), ("max", row.maximum),
         ("soft_min", row.soft_min), ("soft_max", row.soft_max),

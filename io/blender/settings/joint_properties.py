@@ -12,6 +12,7 @@ from bpy.props import (
     FloatProperty,
     IntProperty,
     PointerProperty,
+    StringProperty,
 )
 
 JOINT_ITEMS = (
@@ -131,6 +132,10 @@ class GltfPhysicsJointFields:
         name="Connected Frame", type=bpy.types.Object,
         description="Optional object under the connected body whose transform is the frame on "
         "that side; empty: generated at export at this object's position",
+    )
+    joint_name: StringProperty(
+        name="Joint Name", description="Name written with this joint's limits and drives in the "
+        "glTF file (optional; empty writes none)",
     )
     joint_enable_collision: BoolProperty(
         name="Collide Connected", description="Let the two joined bodies collide with each other",

@@ -187,6 +187,10 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     )
 
     shape_type: EnumProperty(name="Shape", description="Collision shape", items=SHAPE_ITEMS)
+    shape_name: StringProperty(
+        name="Shape Name",
+        description="Name written with this shape in the glTF file (optional; empty writes none)",
+    )
     shape_role: EnumProperty(
         name="Role", description="Whether the shape collides or only detects overlaps",
         items=(("COLLIDER", "Collider", "A solid shape that collides"),
@@ -300,11 +304,16 @@ class GltfPhysicsObjectProperties(GltfPhysicsJointFields, GltfPhysicsGravityFiel
     filter_targets: BoolVectorProperty(
         name="Targets", description="Layers named by the collide rule", size=MAX_LAYERS,
     )
+    filter_name: StringProperty(
+        name="Filter Name", description="Name written with this collision filter in the glTF "
+        "file (optional; empty writes none)",
+    )
 
 
 #: The collision filter's properties (copied together to a decomposition's parts and to a
 #: compound trigger's members).
-FILTER_FIELDS = frozenset({"use_filter", "filter_layers", "filter_mode", "filter_targets"})
+FILTER_FIELDS = frozenset({"use_filter", "filter_layers", "filter_mode", "filter_targets",
+                           "filter_name"})
 
 GltfPhysicsObjectProperties.__annotations__.update(annotations(FIELDS))
 
