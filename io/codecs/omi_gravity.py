@@ -11,12 +11,13 @@ it); reads it absent as all defaults (digest §6.1 defect 4).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
 from .. import rules
-from ..diagnostics import Report
+from ..diagnostics import LIST_LIMIT, Report
 from ..document import DocumentView
 from ..field_table import GRAVITY, WORLD_GRAVITY
 from ..gravity import GRAVITY_KINDS, KIND_PARAMS, SHAPED_KINDS, Gravity, GravityScene, WorldGravity
@@ -116,10 +117,15 @@ def add_gravity(
 
 def report_unwritten(gravity: GravityScene, label: Any, report: Report) -> None:
     """One warning naming the world gravity and the volumes a KHR file cannot carry;
-    `label` names a volume's node reference."""
-    parts = (["the world gravity"] if gravity.world is not None else []) + [
-        f"{volume.kind} volume on {label(ref)}" for ref, volume in gravity.nodes.items()
-    ]
+    `label` names a volume's node reference. A volume exported more than once (collection
+    instances) is named once with its count; the first `LIST_LIMIT` are named, the rest
+    counted (the reports' listing rule)."""
+    volumes = Counter(f"{volume.kind} volume on {label(ref)}"
+                      for ref, volume in gravity.nodes.items())
+    named = [f"{text} ×{n}" if n > 1 else text for text, n in volumes.items()]
+    more = len(named) - LIST_LIMIT
+    parts = (["the world gravity"] if gravity.world is not None else []) + named[:LIST_LIMIT] \
+        + ([f"{more} more volume{'s' if more > 1 else ''} not listed"] if more > 0 else [])
     if parts:
         report.warn("khr-no-gravity", "", "KHR has no gravity; not written: " + ", ".join(parts))
 

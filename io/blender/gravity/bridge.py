@@ -12,7 +12,7 @@ from mathutils import Vector
 from ... import axes
 from ...diagnostics import Report
 from ...field_table import GRAVITY, WORLD_GRAVITY, Field
-from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity
+from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity, unit
 from ...model import Shape
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.field_props import to_blender, to_model
@@ -195,6 +195,46 @@ def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, repor
         props.gravity_shape_height = shape.height
         props.gravity_shape_radius_top = shape.radius_top
         props.gravity_shape_radius_bottom = shape.radius_bottom
+
+
+#: Where the scene's world gravity is set, as the import's reports say it.
+WORLD_GRAVITY_PLACE = "Scene properties → glTF Physics → World Gravity"
+#: The spec's world gravity (what a file without one means too).
+DEFAULT_WORLD = WorldGravity(**{row.attr: row.default for row in WORLD_GRAVITY})
+
+
+def import_world_gravity(scene: bpy.types.Scene, world: WorldGravity, where: str,
+                         report: Report, yup: bool = True) -> None:
+    """Set the scene's world gravity from a file's. When the scene had set its own, not the
+    default: a file stating only the default keeps it (a note), and a file replacing it with
+    another says so, once, with both values."""
+    own = world_gravity_of(scene, yup)
+    if own is not None and _same_pull(own, DEFAULT_WORLD):
+        own = None  # the default is no setting of the user's to keep or to lose
+    if own is not None and _same_pull(world, DEFAULT_WORLD):
+        report.info("world-gravity-kept", where,
+                    f"the file's world gravity is the default ({_shown(DEFAULT_WORLD, yup)}): "
+                    f"the scene's own, {_shown(own, yup)}, kept ({WORLD_GRAVITY_PLACE})")
+        return
+    write_world_gravity(scene, world, yup)
+    new = world_gravity_of(scene, yup)
+    if own is not None and new is not None and not _same_pull(own, new):
+        report.warn("world-gravity-replaced", where,
+                    f"the scene's world gravity {_shown(own, yup)} replaced by the file's "
+                    f"{_shown(new, yup)}; set it back in {WORLD_GRAVITY_PLACE}")
+
+
+def _same_pull(a: WorldGravity, b: WorldGravity) -> bool:
+    """True when two world gravities pull the same (amount times unit direction)."""
+    pulls = (tuple(w.gravity * c for c in unit(w.direction)) for w in (a, b))
+    return all(math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-6) for x, y in zip(*pulls, strict=True))
+
+
+def _shown(world: WorldGravity, yup: bool) -> str:
+    """A world gravity as the Scene panel shows it: the amount and the direction (Blender
+    axes)."""
+    direction = ", ".join(f"{c + 0.0:.4g}" for c in axes.vector_to_blender(world.direction, yup))
+    return f"{world.gravity:.4g} m/s² along ({direction})"
 
 
 def write_world_gravity(scene: bpy.types.Scene, world: WorldGravity, yup: bool = True) -> None:

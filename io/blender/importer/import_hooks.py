@@ -34,7 +34,7 @@ from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
-from ..gravity.bridge import write_gravity, write_world_gravity
+from ..gravity.bridge import import_world_gravity, write_gravity
 from ..settings.stored_settings import GROUP
 from ..tools.ownership import (
     IMPORT_CHILD,
@@ -227,7 +227,8 @@ class PhysicsImportExtension:
         """The world gravity onto the scene, each volume onto its node's object."""
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
         if self.gravity.world is not None:
-            write_world_gravity(scene, self.gravity.world)
+            import_world_gravity(scene, self.gravity.world, "/extensions/OMI_physics_gravity",
+                                 self.report)
         for index, volume in self.gravity.nodes.items():
             obj = self._node_object(gltf, index)
             if obj is None:
