@@ -33,7 +33,7 @@ from ...decomposition import (
 )
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.properties import FILTER_FIELDS
-from .editable import deletion_problem
+from .editable import deletion_problem, editable_problem
 from .hull import hull_mesh
 from .ownership import (
     CONVEX_PART,
@@ -44,6 +44,7 @@ from .ownership import (
     link_like,
     made_by,
     mark,
+    pointer_users,
     remove_made,
 )
 from .property_copy import copy_group
@@ -167,8 +168,10 @@ def targets(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
 
 def replace_parts(
     obj: bpy.types.Object, decomposition: Decomposition, scale: np.ndarray,
+    notes: list[str] | None = None,
 ) -> list[bpy.types.Object]:
-    """Make the parts children of `obj` (replacing earlier ones) and take its own shape."""
+    """Make the parts children of `obj` (replacing earlier ones) and take its own shape;
+    what another object still uses is kept, said in `notes`."""
     props = obj.gltf_physics
     trigger = props.shape_role == "TRIGGER" or props.is_compound_trigger
     every = frozenset(p.identifier for p in props.bl_rna.properties)
@@ -177,8 +180,8 @@ def replace_parts(
     kept = earlier[0].gltf_physics if earlier and props.is_compound_trigger \
         and not props.use_filter else None
     shared = {name: _plain(getattr(kept, name)) for name in FILTER_FIELDS} if kept else {}
-    remove_parts(obj)
-    _remove_own_proxy(obj)
+    remove_parts(obj, notes)
+    _remove_own_proxy(obj, notes)
     made = []
     for number, points in enumerate(decomposition.parts, start=1):
         name = f"{obj.name}{PART_SUFFIX}{number:03d}"
@@ -209,28 +212,52 @@ def _plain(value: object) -> object:
     return value if isinstance(value, (bool, int, float, str)) else tuple(value)
 
 
-def remove_parts(obj: bpy.types.Object) -> int:
+def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> int:
     """Delete the parts of an earlier decomposition (and their meshes, when unused); an
-    object the user parented under a part moves to `obj`, keeping its place. How many."""
-    parts = parts_of(obj)
-    for part in parts:
+    object the user parented under a part moves to `obj`, keeping its place. A part another
+    object's settings point at (its shape's proxy, a joint's frame) stays, without a shape
+    of its own (no longer in the compound), said in `notes`. How many were deleted."""
+    users = pointer_users()
+    removed = 0
+    for part in parts_of(obj):
         if not made_by(part, CONVEX_PART, obj):  # made before the tags (PART_TAG): ours
             mark(part, CONVEX_PART, obj)
-        remove_made(part, CONVEX_PART, obj)
-    return len(parts)
+        used = users.get(part.session_uid)
+        if used:
+            part.gltf_physics.shape_type = "NONE"
+            _note_kept(notes, part, used, f"no longer a part of {obj.name}")
+            continue
+        removed += remove_made(part, CONVEX_PART, obj, users)
+    return removed
 
 
-def _remove_own_proxy(obj: bpy.types.Object) -> None:
+def _note_kept(notes: list[str] | None, thing: bpy.types.Object,
+               users: list[bpy.types.Object], what: str) -> None:
+    if notes is not None:
+        who = users[0].name if len(users) == 1 else \
+            f"{users[0].name} and {len(users) - 1} more object(s)"
+        uses = "uses" if len(users) == 1 else "use"
+        notes.append(f"{thing.name} was kept: {who} still {uses} it ({what}); delete it when "
+                     "nothing does")
+
+
+def _remove_own_proxy(obj: bpy.types.Object, notes: list[str] | None = None) -> None:
     """Delete the collision-only proxy the tools made for the object's single shape (a hull
     from Generate Convex Hull, the importer's collision mesh): the parts replace that shape.
-    A proxy of the user's own stays, unused."""
+    A proxy of the user's own stays, unused; so does one another object's settings still
+    point at (a Shift+D copy's shape), said in `notes`."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
     if proxy is None or proxy not in _replaced_by_a_run(obj):
         return
     props.mesh_object = None
     props.mesh_source = "SELF"
-    remove_made(proxy, proxy[MADE_BY], obj)
+    users = pointer_users()
+    used = users.get(proxy.session_uid)
+    if used:
+        _note_kept(notes, proxy, used, f"{obj.name} no longer does")
+        return
+    remove_made(proxy, proxy[MADE_BY], obj, users)
 
 
 def _joins_compound_above(obj: bpy.types.Object) -> bool:
@@ -260,9 +287,10 @@ class DecompositionRun:
     sources: list[Source] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    results: dict[str, Decomposition] = field(default_factory=dict)
+    results: dict[int, Decomposition] = field(default_factory=dict)  # by session_uid
     index: int = 0
     job: BackgroundJob | None = None
+    #: by name: only objects that can be edited get parts, and no two local objects share one
     made: dict[str, list[bpy.types.Object]] = field(default_factory=dict)
 
     @classmethod
@@ -270,9 +298,14 @@ class DecompositionRun:
         cls, objects: Iterable[bpy.types.Object], settings: Settings,
         depsgraph: bpy.types.Depsgraph,
     ) -> DecompositionRun:
-        """Read every object's mesh; objects that cannot be decomposed go to `errors`."""
+        """Read every object's mesh; objects that cannot be decomposed (or changed: linked,
+        a locked override) go to `errors`."""
         run = cls(settings)
         for obj in objects:
+            locked = editable_problem(obj)
+            if locked is not None:
+                run.errors.append(f"{obj.name} was left as it was: {locked}")
+                continue
             source = read_source(obj, depsgraph)
             problem = "has zero scale" if source.scale.min() <= MIN_SCALE else input_error(
                 source.check, settings)
@@ -301,9 +334,9 @@ class DecompositionRun:
         return False
 
     def _collect(self) -> None:
-        name = self.sources[self.index].name
+        name, uid = self.sources[self.index].name, self.sources[self.index].uid
         try:
-            self.results[name] = self.job.result()
+            self.results[uid] = self.job.result()
         except DecompositionError as exc:
             self.errors.append(f"{name} {exc}")
         except JobCancelledError:
@@ -346,15 +379,16 @@ class DecompositionRun:
 
     def apply(self) -> dict[str, list[bpy.types.Object]]:
         """Make the parts of every decomposed object (main thread); the parts by object
-        (also kept as `made`)."""
+        name (also kept as `made`; each object is found by its session_uid)."""
         made = self.made = {}
-        for name, decomposition in self.results.items():
-            source = next(s for s in self.sources if s.name == name)
-            obj = object_by_uid(source.uid)
+        for uid, decomposition in self.results.items():
+            source = next(s for s in self.sources if s.uid == uid)
+            obj = object_by_uid(uid)
             if obj is None:
-                self.warnings.append(f"{name} was deleted while it was decomposed")
+                self.warnings.append(f"{source.name} was deleted while it was decomposed")
                 continue
-            made[name] = replace_parts(obj, decomposition, source.scale)
+            name = obj.name  # (renamed while it ran, perhaps)
+            made[name] = replace_parts(obj, decomposition, source.scale, self.warnings)
             others = foreign_hulls(obj)
             if others:
                 self.warnings.append(

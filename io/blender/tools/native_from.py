@@ -12,6 +12,7 @@ from ...model import JointDrive, JointLimit, JointSettings
 from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of, reparent_keep_world, write_settings
 from ..settings.properties import MAX_LAYERS
+from .editable import editable_problem
 from .native_common import (
     DEFAULT_COLLECTIONS,
     KINDS,
@@ -29,7 +30,7 @@ from .native_common import (
     spring_suffix,
     step_time,
 )
-from .ownership import JOINT, link_like, mark
+from .ownership import NATIVE_JOINT, link_like, made_by, mark
 
 
 def from_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:
@@ -181,7 +182,9 @@ def _joint_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> 
 def _joint_holder(
     obj: bpy.types.Object, first: bpy.types.Object, report: list[str]
 ) -> bpy.types.Object:
-    """The object carrying the joint: obj, moved under body A (first) when needed."""
+    """The object carrying the joint: obj, moved under body A (first) when needed. A body
+    holding its own constraint gets a joint Empty under body A: the one an earlier run made
+    for it (found by its tag, never by name), else a new one."""
     if body_of(obj) == first:
         return obj
     if obj.gltf_physics.motion_type == "NONE":
@@ -189,13 +192,18 @@ def _joint_holder(
         reparent_keep_world(obj, first)
         report.append(f"{obj.name}: parented to {first.name} (in place): it is body A")
         return obj
-    holder = bpy.data.objects.new(f"{obj.name}.joint", None)
-    link_like(holder, obj, bpy.context.scene)
-    mark(holder, JOINT, obj)
+    earlier = sorted((o for o in bpy.data.objects if made_by(o, NATIVE_JOINT, obj)
+                      and o.type == "EMPTY" and editable_problem(o) is None),
+                     key=lambda o: o.parent != first)  # the one under body A first
+    holder = earlier[0] if earlier else bpy.data.objects.new(f"{obj.name}.joint", None)
+    if not earlier:
+        link_like(holder, obj, bpy.context.scene)
+        mark(holder, NATIVE_JOINT, obj)
     bpy.context.view_layer.update()
     reparent_keep_world(holder, first, obj.matrix_world)
-    report.append(f"{obj.name} is a body itself: its joint is on the new Empty {holder.name} "
-                  f"under {first.name}")
+    where = f"{holder.name} under {first.name}"
+    report.append(f"{obj.name} is a body itself: its joint is on " + (
+        f"{where}, the Empty made for it before" if earlier else f"the new Empty {where}"))
     return holder
 
 

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What the tools made: a stored tag naming the tool and a pointer to the object it was made
 for, on every object and mesh a tool creates. Only tagged things are ever replaced or
-removed; a name never counts (a user's "Truck.part001" is the user's).
+removed; a name never counts (a user's "Truck.part001" is the user's). Nothing is removed
+while another object's physics settings point at it (a Shift+D copy's shape still using the
+original's hull proxy): the tool only unhooks it from its own object and says so.
 
 The tags are ID custom properties (`gltf_physics_made_by`: the tool, `gltf_physics_made_for`:
 the owner object). The export strips them from node extras even with *Custom Properties*
@@ -27,6 +29,8 @@ IMPORT_PROXY = "import_proxy"  # the importer's collision mesh child of a shape
 IMPORT_CHILD = "import_child"  # the importer's other children (a trigger's, a bone's stand-in)
 IMPORT_GRAVITY_SHAPE = "import_gravity_shape"  # the importer's mesh a shaped gravity pulls to
 JOINT = "joint"  # Add Joint's joint Empty
+#: Physics from Blender Rigid Body's joint Empty, for a body that holds its own constraint
+NATIVE_JOINT = "native_joint"
 WHEEL = "wheel"  # Add Wheels' wheel Empty
 #: the glTF importer's "Orphan Nodes" collection, emptied by the import (its orphans were
 #: collision meshes): the export leaves it out while it stays empty
@@ -51,13 +55,36 @@ def made_by(thing: bpy.types.ID | None, tool: str,
     return owner is None or thing.get(MADE_FOR) == owner
 
 
-def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None = None
-                ) -> bool:
-    """Delete `obj` when `tool` made it (for `owner`), with its mesh when the tool made that
-    too and nothing else uses it; its other children move to its parent, keeping their
+def pointer_users() -> dict[int, list[bpy.types.Object]]:
+    """The objects whose physics settings point at another object (a shape's mesh proxy, a
+    joint's connected body or frame, a pilot seat), by the session_uid of the object they
+    point at (a name may be a linked object's too)."""
+    group = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type
+    names = [p.identifier for p in group.properties
+             if p.type == "POINTER" and p.fixed_type.identifier == "Object"]
+    found: dict[int, list[bpy.types.Object]] = {}
+    for obj in bpy.data.objects:
+        props = obj.gltf_physics
+        for name in names:
+            target = getattr(props, name)
+            if target is None or target == obj:
+                continue
+            users = found.setdefault(target.session_uid, [])
+            if obj not in users:
+                users.append(obj)
+    return found
+
+
+def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None = None,
+                users: dict[int, list[bpy.types.Object]] | None = None) -> bool:
+    """Delete `obj` when `tool` made it (for `owner`) and no object's physics settings point
+    at it (`users`: `pointer_users()`, when already known), with its mesh when the tool made
+    that too and nothing else uses it; its other children move to its parent, keeping their
     world transform. True when deleted."""
     if not made_by(obj, tool, owner) or deletion_problem(obj) is not None:
         return False  # (a linked or overridden copy of ours is its library's)
+    if (pointer_users() if users is None else users).get(obj.session_uid):
+        return False  # another shape's proxy, a joint's frame…: deleting it would break that
     for child in list(obj.children):
         world = child.matrix_world.copy()
         child.parent = obj.parent

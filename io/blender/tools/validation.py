@@ -263,7 +263,8 @@ def _decompose(obj: bpy.types.Object) -> str:
     run = decompose_now([obj])
     if run.errors:
         raise ValueError("; ".join(run.errors))
-    return f"decomposed into {len(run.made.get(obj.name, ()))} convex parts"
+    kept = "".join(f"; {note}" for note in run.warnings)
+    return f"decomposed into {len(run.made.get(obj.name, ()))} convex parts{kept}"
 
 
 def _move_filter_to_members(obj: bpy.types.Object) -> str:
