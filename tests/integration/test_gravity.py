@@ -422,7 +422,10 @@ def test_instanced_volumes_each_get_their_node_and_a_second_scene_keeps_its_own(
     out = tmp_path / "instances.gltf"
     log = export_logged(out, "OMI", caplog)
     assert_valid(out)
-    assert [line for line in log if "gravity" in line] == []
+    said = [line for line in log if "[world-gravity-other-scenes]" in line]
+    assert len(said) == 1 and "scene Other" in said[0]  # the other scene's, not written
+    assert [line for line in log if "gravity" in line and "world-gravity-other" not in line] \
+        == []
     gltf = load_gltf(out)
     assert EXT not in gltf.get("extensions", {})  # the exporting scene sets none
     graph = NodeGraph.of(gltf)

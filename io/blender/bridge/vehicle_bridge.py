@@ -31,7 +31,8 @@ def has_vehicle_data(props: bpy.types.PropertyGroup) -> bool:
 def vehicle_node_of(
     obj: bpy.types.Object, yup: bool, node_ref: Callable[[bpy.types.Object], Hashable | None],
 ) -> VehicleNode:
-    """The object's vehicle parts in glTF space; `node_ref` names the pilot seat's node."""
+    """The object's vehicle parts in glTF space; `node_ref` names the pilot seat's node
+    (None: not exported with this node, which the caller reports)."""
     props = obj.gltf_physics
     parts: dict = {}
     if props.is_vehicle and props.motion_type == "DYNAMIC":

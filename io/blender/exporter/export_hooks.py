@@ -49,7 +49,7 @@ from ..bridge.to_model import (
 )
 from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
-from ..gravity.export import export_gravity, has_world_gravity
+from ..gravity.export import export_gravity, has_world_gravity, say_gravity_without_record
 from ..settings.properties import MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
 from ..tools.ownership import IMPORT_ORPHANS, made_by
@@ -151,6 +151,7 @@ class PhysicsExportExtension(JointExport):
         self.legacy_round = settings.omi_round_layout == "GODOT4"
         # Collision layers belong to each scene: set when that scene's tree is gathered.
         self.layer_names: tuple[str, ...] = self._layers_of(bpy.context.scene)
+        self.exported_scenes: list[bpy.types.Scene] = []  # (their world gravity: OMI's one)
         self.records: list[_Record] = []
         self.shape_node_of: dict[int, Any] = {}  # id(object's node) → node with its shape
         self.built_meshes: dict[tuple[int, int], Any] = {}
@@ -205,6 +206,8 @@ class PhysicsExportExtension(JointExport):
         if self.format == "NONE":
             return
         # The exporter makes the scene it gathers the context's scene (VExportTree.construct).
+        if bpy.context.scene not in self.exported_scenes:
+            self.exported_scenes.append(bpy.context.scene)
         layers = self._layers_of(bpy.context.scene)
         if layers != self.layer_names:
             self.layer_names = layers
@@ -295,8 +298,8 @@ class PhysicsExportExtension(JointExport):
         self.index.add_scene(export_settings.get("vtree"), nodes, objects)
         for node, obj, child_count in gathered:
             derived = known.get(obj) or settings_of(obj)  # (read in the tree hook: inline hit)
-            if derived.joint or derived.props.gravity_type != "NONE":
-                self._say_instance_offset(obj)
+            if derived.joint or derived.vehicle or derived.props.gravity_type != "NONE":
+                self._say_unplaced(obj, derived)
             if derived.joint:
                 joints.append((obj, node))
             if derived.vehicle:
@@ -314,16 +317,36 @@ class PhysicsExportExtension(JointExport):
         shift = axes.vector_to_gltf(tuple(offset), self.yup)
         return (value[0] + shift[0], value[1] + shift[1], value[2] + shift[2])
 
-    def _say_instance_offset(self, obj: bpy.types.Object) -> None:
-        """Said, for an object with a joint or gravity volume: the exporter writes a
-        collection instancer's node moved by the collection's Instance Offset, and those are
-        written as if it were not (its shape and centre of mass are moved back)."""
+    def _say_unplaced(self, obj: bpy.types.Object, derived: _Derived) -> None:
+        """For an object with a joint, vehicle data or a gravity volume: what is not written
+        where it is in Blender, or not at all, is said."""
         if obj in self.index.offsets:
-            self.report.warn("instance-offset-physics", obj.name,
-                             f"its collection {obj.instance_collection.name} has an Instance "
-                             "Offset: the exporter moves this node by it, and the joint or "
-                             "gravity set on it is written as if it did not (set the offset "
-                             "to zero, or put that physics on an object in the collection)")
+            self._say_instance_offset(obj, derived.props)
+        if not derived.body_or_shape and derived.props.gravity_type != "NONE":
+            say_gravity_without_record(obj, self.report)  # (a record's is said with it)
+
+    def _say_instance_offset(self, obj: bpy.types.Object, props: Any) -> None:
+        """Said, for an object with a joint, gravity volume, vehicle part or seat: the
+        exporter writes a collection instancer's node moved by the collection's Instance
+        Offset, and those are written at that node (its shape, centre of mass and seat
+        points are moved back)."""
+        moved = [name for name, on in (
+            ("joint", props.joint_type != "NONE"), ("gravity volume", props.gravity_type != "NONE"),
+            (props.vehicle_part.lower().replace("_", " "), props.vehicle_part != "NONE"),
+        ) if on]
+        if not moved and not props.is_seat:
+            return  # (a vehicle body: nothing of it is placed by the node)
+        said = f"its collection {obj.instance_collection.name} has an Instance Offset: the " \
+            "exporter moves this node by it"
+        if moved:
+            verb = "is" if len(moved) == 1 else "are"
+            said += f", and the {' and the '.join(moved)} set on it {verb} written at the " \
+                "moved node"
+        if props.is_seat:
+            said += ("; its seat's back, foot and knee points are moved back, so the seat stays "
+                     "in place, but the seat's node is moved")
+        self.report.warn("instance-offset-physics", obj.name, said + " (set the offset to "
+                         "zero, or put that physics on an object in the collection)")
 
     def _without_stray(self, gathered: Any) -> list[tuple[Any, Any, int]]:
         """The gathered nodes but the exporter's stray dupli copies (`is_stray_dupli`), said
@@ -662,7 +685,7 @@ class PhysicsExportExtension(JointExport):
                 del scene.extensions[PENDING_KEY]
                 scene.extensions = scene.extensions or None
         if self.format == "NONE" or not (self.records or self.joints or self.vehicle_objects
-                                         or has_world_gravity()):
+                                         or has_world_gravity(self.exported_scenes)):
             self._log(export_settings)
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
@@ -705,7 +728,8 @@ class PhysicsExportExtension(JointExport):
         mesh_nodes = self.mesh_nodes
         # OMI_physics_gravity (io/blender/gravity/export.py): volumes on their trigger nodes
         gravity = export_gravity(self.records, scene, self.yup, self.report,
-                                 self._gravity_mesh)
+                                 self._gravity_mesh,
+                                 self.exported_scenes if self.format == "OMI" else ())
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,
@@ -744,11 +768,34 @@ class PhysicsExportExtension(JointExport):
     def _vehicles(self) -> VehicleScene:
         """Vehicle parts and seats of the exported objects."""
         vehicles = VehicleScene()
+        offsets = self.index.offsets
         for obj, node in self.vehicle_objects:
-            vehicles.nodes[node] = vehicle_node_of(
-                obj, self.yup, lambda seat, near=node: self.index.node_of(seat, near)
+            made = vehicle_node_of(
+                obj, self.yup, lambda seat, near=node, car=obj: self._seat_node(car, seat, near)
             )
+            if made.seat is not None and offsets and obj in offsets:  # (said: _say_unplaced)
+                shift = self._moved_back
+                seat, offset = made.seat, offsets[obj]
+                made = replace(made, seat=replace(
+                    seat, back=shift(seat.back, offset), foot=shift(seat.foot, offset),
+                    knee=shift(seat.knee, offset)))
+            vehicles.nodes[node] = made
         return vehicles
+
+    def _seat_node(self, car: bpy.types.Object, seat: bpy.types.Object, near: Any) -> Any:
+        """The node of the pilot seat of vehicle `car` (at node `near`): in the car's scope or
+        one around it, else in one instance under the car (a seat in the kit the car
+        instances, or in a kit instanced in the car's); None, said, when there is none."""
+        node = self.index.node_of(seat, near)
+        if node is None:
+            node = self.index.node_below(seat, near)
+        if node is None:
+            self.report.warn(
+                "pilot-seat-unresolved", car.name,
+                f"its pilot seat {seat.name} is not exported with it (not in this scene or "
+                "the export's selection, or in several instances under it): written without "
+                "a pilot seat")
+        return node
 
     def _attach(self, gltf: Any, encoded: Encoded, node_index: dict[int, int]) -> None:
         for ref, payload in encoded.nodes.items():

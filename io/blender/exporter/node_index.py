@@ -78,6 +78,8 @@ class NodeIndex:
         #: hierarchy (its "Flatten Object Hierarchy" leaves every object at the root: no
         #: instance to tell); empty when it does not (`remember_parents`)
         self.unflattened: dict[str, str | None] = {}
+        #: scope → the scopes right inside it (built on first use by `node_below`)
+        self._inner: dict[Scope, list[Scope]] | None = None
 
     # -- building -------------------------------------------------------------------------
 
@@ -86,6 +88,7 @@ class NodeIndex:
         scene's export tree, whose vnodes now carry their gltf nodes."""
         serial = self._scene_serial
         self._scene_serial += 1
+        self._inner = None
         root: Scope = (serial, None)
         self._outer[root] = None
         object_of, scope_of, vnode_of = self._object, self._scope, self._vnode
@@ -238,6 +241,40 @@ class NodeIndex:
                 return node
             scope = self._outer.get(scope)
         return None
+
+    def node_below(self, obj: Any, near: Any) -> Any | None:
+        """The node of `obj` in an instance made under node `near` (by `near` itself, a
+        collection instancer, or by an instancer below it), the nearest first: for a partner
+        `node_of` does not find around `near`. None when there is none, or when the nearest
+        instances that have it are several (no one of them is `near`'s own)."""
+        vnode, scope = self._vnode.get(id(near)), self._scope.get(id(near))
+        if obj is None or vnode is None or scope is None:
+            return None
+        inner = self._inner
+        if inner is None:  # (rare: built once per export, when first asked)
+            inner = self._inner = {}
+            for each, outer in self._outer.items():
+                if outer is not None:
+                    inner.setdefault(outer, []).append(each)
+        level = [each for each in inner.get(scope, ()) if self._made_below(each, vnode.uuid)]
+        while level:
+            found = {id(node): node for each in level
+                     if (node := self._nodes.get(each, {}).get(obj)) is not None}
+            if found:
+                return next(iter(found.values())) if len(found) == 1 else None
+            level = [deeper for each in level for deeper in inner.get(each, ())]
+        return None
+
+    def _made_below(self, scope: Scope, uuid: str) -> bool:
+        """True when the instance `scope` is made by the vnode `uuid` or one below it."""
+        key = scope[1]
+        at = None if key is None else key.split("@", 1)[0]  # (a dupli's: `_dupli_frame`)
+        while at is not None:
+            if at == uuid:
+                return True
+            vnode = self.tree.get(at)
+            at = None if vnode is None else self._parent_uuid(vnode)
+        return False
 
     def vnode_of(self, node: Any) -> Any | None:
         """The export-tree node that made `node` (None when the tree does not list it)."""

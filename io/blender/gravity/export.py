@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What an export writes of gravity: each volume on the node carrying its object's trigger,
-and the world gravity of the scene the export started in."""
+and the world gravity of the scene the export started in (another exported scene's that
+differs is said, not written)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import bpy
@@ -14,17 +15,29 @@ from ...model import NodePhysics, PhysicsScene, Trigger
 from .bridge import gravity_of, world_gravity_of
 
 
-def has_world_gravity() -> bool:
-    """True when the exporting scene sets a world gravity."""
-    return bool(bpy.context.scene.gltf_physics.use_world_gravity)
+def has_world_gravity(scenes: Iterable[bpy.types.Scene] = ()) -> bool:
+    """True when the exporting scene, or one of the exported `scenes`, sets a world
+    gravity."""
+    return any(bool(each.gltf_physics.use_world_gravity)
+               for each in (bpy.context.scene, *scenes))
+
+
+def say_gravity_without_record(obj: bpy.types.Object, report: Report) -> None:
+    """A volume on an object the export writes neither a body nor a shape for (its shape
+    set back to None): reported as `export_gravity` reports one on a collider."""
+    rule = rules.GRAVITY_NOT_ON_TRIGGER
+    report.warn(rule.code, obj.name,
+                f"{rule.message(what=rules.gravity_placement(False, False, False))}; not written")
 
 
 def export_gravity(
     records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
     mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
+    scenes: Sequence[bpy.types.Scene] = (),
 ) -> GravityScene:
     """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
-    exported mesh of a shaped volume's convex or triangle-mesh shape.
+    exported mesh of a shaped volume's convex or triangle-mesh shape; `scenes`: the
+    exported scenes (a world gravity of one that differs from the written one is said).
 
     `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`,
     `gravity`).
@@ -34,6 +47,8 @@ def export_gravity(
     compound trigger's part or an object without a trigger is reported and not written.
     """
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
+    if len(scenes) > 1:
+        _say_other_worlds(gravity, scenes, yup, report)
     volumes: dict[int, Gravity | None] = {}
     failed: set[int] = set()
     for record in records:
@@ -58,6 +73,23 @@ def export_gravity(
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
         gravity.nodes[record.node] = volume
     return gravity
+
+
+def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], yup: bool,
+                      report: Report) -> None:
+    """Said once: a file has one world gravity, the exporting scene's; the other exported
+    scenes whose world gravity differs from it lose theirs."""
+    written = bpy.context.scene
+    others = [each.name for each in scenes
+              if each != written and world_gravity_of(each, yup) != gravity.world]
+    if others:
+        kept = f"that of scene {written.name} (where the export started) is written" \
+            if gravity.world is not None else f"scene {written.name}, where the export " \
+            "started, sets none, so none is written"
+        report.warn("world-gravity-other-scenes", "",
+                    f"a file has one world gravity: {kept}; the differing world gravity of "
+                    f"scene {', '.join(others)} is not (give the scenes the same world "
+                    "gravity, or export each scene alone)")
 
 
 def _misplaced(obj: bpy.types.Object, body: NodePhysics, shape_part: NodePhysics | None) -> str:
