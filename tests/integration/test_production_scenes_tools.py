@@ -559,6 +559,20 @@ def test_the_tags_stay_out_of_files_even_with_custom_properties_on(clean_scene, 
     assert wheel.gltf_physics.vehicle_part == "WHEEL" and ownership.MADE_BY not in wheel
 
 
+def test_a_tagged_mesh_keeps_its_tags_out_of_the_files_mesh_extras(clean_scene, tmp_path):
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC")
+    select(crate)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = crate.gltf_physics.mesh_object
+    proxy.gltf_physics.collision_only = False  # the user shows the low-poly hull: its mesh
+    proxy.data["note"] = "the user's own"  # is written, with the tool's tag on it
+    path = tmp_path / "hull.gltf"
+    gltf = h.export(path, "KHR", export_extras=True)
+    h.assert_valid(path)
+    [mesh] = [m for m in gltf["meshes"] if m.get("name") == proxy.data.name]
+    assert mesh["extras"] == {"note": "the user's own"}
+
+
 def test_parts_saved_before_the_tags_are_still_replaced(clean_scene, ownership):
     pytest.importorskip("coacd", reason="coacd is not installed: make setup")
     bridge = importlib.import_module(f"{MODULE}.io.blender.tools.decomposition")

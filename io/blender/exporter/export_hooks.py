@@ -139,6 +139,15 @@ def _uses_own_mesh(props: Any) -> bool:
     return props.shape_type in MESH_SHAPE_ITEMS and props.mesh_source == "SELF"
 
 
+def _strip_own_extras(holder: Any) -> None:
+    """Remove the add-on's own keys from a glTF node's, scene's or mesh's extras: 4.2/4.5
+    copy PropertyGroups into extras, and the tools' tags (gltf_physics_made_by…,
+    io/blender/tools/ownership.py) are the add-on's, not the user's."""
+    for key in [k for k in holder.extras if k.startswith(EXTRAS_KEY)]:
+        holder.extras.pop(key)
+    holder.extras = holder.extras or None
+
+
 class PhysicsExportExtension(JointExport):
     """Writes gltf_physics object settings as OMI or KHR physics extensions."""
 
@@ -258,11 +267,7 @@ class PhysicsExportExtension(JointExport):
         """Strip leaked properties from extras and note the object's node (its physics is
         built with the scene's, in gather_scene_hook)."""
         if isinstance(node.extras, dict):
-            # 4.2/4.5 copy PropertyGroups into extras; the tools' tags (gltf_physics_made_by…,
-            # io/blender/tools/ownership.py) are the add-on's own, not the user's
-            for key in [k for k in node.extras if k.startswith(EXTRAS_KEY)]:
-                node.extras.pop(key)
-            node.extras = node.extras or None
+            _strip_own_extras(node)
         if self.format == "NONE" or not isinstance(blender_object, OBJECT):
             return
         self.scene_nodes.append(node)
@@ -397,9 +402,7 @@ class PhysicsExportExtension(JointExport):
         """Strip leaked scene settings from extras (4.2/4.5); build the physics of the
         scene's nodes and index them."""
         if isinstance(scene.extras, dict):  # the settings, and the preview's tags
-            for key in [k for k in scene.extras if k.startswith(EXTRAS_KEY)]:
-                scene.extras.pop(key)
-            scene.extras = scene.extras or None
+            _strip_own_extras(scene)
         if self.scene_nodes:
             self._build_scene(export_settings)
 
@@ -679,7 +682,12 @@ class PhysicsExportExtension(JointExport):
         return list(refs.values())
 
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
-        """Encode the physics with final node and mesh indices and attach it."""
+        """Encode the physics with final node and mesh indices and attach it (and strip the
+        tools' tags from mesh extras: a hull proxy's or a part's mesh is tagged too)."""
+        if export_settings.get("gltf_extras"):
+            for mesh in gltf.meshes or []:
+                if isinstance(mesh.extras, dict):
+                    _strip_own_extras(mesh)
         for scene in gltf.scenes or []:
             if scene.extensions and PENDING_KEY in scene.extensions:
                 del scene.extensions[PENDING_KEY]
