@@ -82,7 +82,7 @@ def mutate(gltf: dict, rng: random.Random) -> list[str]:
         spots = physics_spots(gltf)
         path, container, key = rng.choice(spots)
         kind = rng.choice(("type", "index", "delete", "number", "array", "self", "shape",
-                           "required"))
+                           "required", "name"))
         if kind == "index":
             candidates = [s for s in spots if s[2] in INDEX_KEYS]
             if candidates:
@@ -108,6 +108,14 @@ def mutate(gltf: dict, rng: random.Random) -> list[str]:
                 shapes = (gltf.get("extensions") or {}).get(name, {}).get("shapes")
                 if shapes:
                     rng.choice(shapes)["type"] = rng.choice(("torus", 7, None, ""))
+        elif kind == "name":  # a pooled entry's optional name (shape, material, filter, joint)
+            entries = [item for name, ext in (gltf.get("extensions") or {}).items()
+                       if name in PHYSICS and isinstance(ext, dict)
+                       for pool in ext.values() if isinstance(pool, list)
+                       for item in pool if isinstance(item, dict)]
+            if entries:
+                rng.choice(entries)["name"] = rng.choice(
+                    ("x" * 5000, "a\0b", 7, ["n"], None, {"n": 1}, "Ünï ☃ crate.001", ""))
         elif kind == "required":
             names = rng.sample((*PHYSICS, "OMI_physics_gravity", "OMI_spawn_point"), 2)
             gltf.setdefault("extensionsRequired", []).extend(names)
