@@ -50,6 +50,19 @@ def is_finite_number(value: Json) -> bool:
         return False
 
 
+
+def _is_keepable(value: Json) -> bool:
+    """A string of at most `MAX_NAME` characters, without NUL, that UTF-8 can hold (JSON's
+    `\\ud800` escape gives a lone surrogate, which Blender's strings cannot)."""
+    if not isinstance(value, str) or len(value) > MAX_NAME or "\0" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class JsonReader:
     """Reads typed values out of dicts, recording every problem in a `Report`."""
 
@@ -156,13 +169,15 @@ class JsonReader:
 
     def text(self, obj: Mapping[str, Json], key: str, where: str) -> str:
         """An optional name-like string: "" when absent; a non-string, one longer than
-        `MAX_NAME` or one holding a NUL (Blender's strings end there) is not kept."""
+        `MAX_NAME`, one holding a NUL (Blender's strings end there) or a lone surrogate is
+        not kept."""
         value = obj.get(key, "")
-        if isinstance(value, str) and len(value) <= MAX_NAME and "\0" not in value:
+        if _is_keepable(value):
             return value
         problem = ("is not a string" if not isinstance(value, str)
                    else f"is longer than {MAX_NAME} characters" if len(value) > MAX_NAME
-                   else "holds a NUL character")
+                   else "holds a NUL character" if "\0" in value
+                   else "is not valid Unicode (a lone surrogate)")
         self.bad(f"{where}/{key}", f"{key} {problem}; not kept", "name-not-kept")
         return ""
 

@@ -98,6 +98,7 @@ def _draw_figure(layout: bpy.types.UILayout, props: bpy.types.PropertyGroup) -> 
         layout.prop(props, "gravity_shape_type")
         for name in SHAPE_SIZE.get(props.gravity_shape_type, ()):  # ('' when unknown)
             layout.prop(props, name)
+        layout.prop(props, "gravity_shape_name", text="Name")
 
 
 class GLTF_PHYSICS_PT_world_gravity(bpy.types.Panel):

@@ -79,6 +79,8 @@ def row_spec(row: Field) -> Spec:
         return Boolean()
     if row.kind == "enum":
         return String(tuple(item[0] for item in row.items))
+    if row.kind == "string":
+        return String()
     number = Number(minimum=row.minimum, above=0 if row.positive else None,
                     maximum=row.maximum)
     return Array(number, row.size, row.size) if row.size else number

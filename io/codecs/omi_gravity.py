@@ -24,7 +24,7 @@ from ..gravity import GRAVITY_KINDS, KIND_PARAMS, SHAPED_KINDS, Gravity, Gravity
 from ..json_read import Json, JsonReader, is_finite_number
 from ..model import MESH_SHAPES, Shape
 from ..numbers import canon
-from .common import Encoded, Pool, ResolveRef, encode_analytic
+from .common import Encoded, Pool, ResolveRef, encode_analytic, with_name
 from .fields import decode_fields, encode_fields
 
 GRAVITY_EXT: Final = "OMI_physics_gravity"
@@ -95,8 +95,9 @@ def _shape_entry(shape: Shape | None, resolve_mesh: ResolveRef) -> dict[str, Any
         return None
     if shape.kind in MESH_SHAPES:
         mesh = None if shape.mesh is None else resolve_mesh(shape.mesh)
-        return None if mesh is None else {"type": shape.kind, shape.kind: {"mesh": mesh}}
-    return {"type": shape.kind, shape.kind: encode_analytic(shape)}
+        return None if mesh is None else with_name({"type": shape.kind,
+                                                    shape.kind: {"mesh": mesh}}, shape.name)
+    return with_name({"type": shape.kind, shape.kind: encode_analytic(shape)}, shape.name)
 
 
 def add_gravity(

@@ -216,6 +216,19 @@ def test_gravity_on_an_object_without_a_shape_is_said(clean_scene, tmp_path, fmt
     assert all("it has no trigger" in line for line in lines)
 
 
+def test_gravity_on_an_offset_instancer_without_a_trigger_is_said_once(clean_scene, tmp_path,
+                                                                        caplog):
+    """Gravity on an Empty instancing an offset kit, with no trigger: it is not written, so
+    only that is said (not also "written at the moved node")."""
+    kit = bpy.data.collections.new("PlanetKit")
+    into_collection([h.mesh_object("Rock", "cube", (0, 0, 5))], kit)
+    kit.instance_offset = (0.0, 0.0, 5.0)
+    h.set_physics(instancer("Planet", kit, (0, 0, 0)), gravity_type="POINT")
+    export_logged(tmp_path / "offset_gravity.gltf", "OMI", caplog)
+    assert said(caplog, OFFSET) == []
+    assert len(said(caplog, "gravity-not-on-trigger")) == 1
+
+
 # -- 4. the world gravity of several exported scenes -------------------------------------------
 
 
@@ -253,3 +266,15 @@ def test_a_second_scenes_world_gravity_when_the_first_has_none_is_said(clean_sce
     assert "OMI_physics_gravity" not in gltf.get("extensions", {})
     lines = said(caplog, "world-gravity-other-scenes")
     assert len(lines) == 1 and "Level" in lines[0] and "Space" in lines[0], lines
+
+
+def test_khr_names_another_scenes_world_gravity_it_cannot_write(clean_scene, tmp_path, caplog):
+    """KHR has no gravity: another exported scene's world gravity is named as not written,
+    as the starting scene's is."""
+    clean_scene.name = "Level"
+    h.set_physics(h.mesh_object("Floor"), motion_type="STATIC", shape_type="BOX")
+    world_gravity(bpy.data.scenes.new("Space"), 20.0)
+    export_logged(tmp_path / "khr_scenes.gltf", "KHR", caplog, use_active_scene=False)
+    lines = said(caplog, "khr-no-gravity")
+    assert len(lines) == 1 and "world gravity of scene Space" in lines[0], lines
+    assert said(caplog, "world-gravity-other-scenes") == []

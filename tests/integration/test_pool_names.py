@@ -86,3 +86,30 @@ def test_names_set_in_blender_are_written(clean_scene, tmp_path):
     gltf = h.export(tmp_path / "rock.gltf", "OMI")
     assert _entry(gltf, "Rock", "OMI", "shape")["name"] == "Rock hull"
     assert _entry(gltf, "Rock", "OMI", "material")["name"] == "Granite"
+
+
+def test_a_shaped_gravity_volumes_shape_name_comes_back(clean_scene, tmp_path):
+    h.set_physics(h.empty_object("Well"), shape_type="SPHERE", shape_role="TRIGGER",
+                  gravity_type="SHAPED", gravity_shape_type="BOX",
+                  gravity_shape_name="Pull box")
+    path = tmp_path / "well.gltf"
+    h.export(path, "OMI")
+    h.import_file(path)
+    assert bpy.data.objects["Well"].gltf_physics.gravity_shape_name == "Pull box"
+    gltf = h.export(tmp_path / "again.gltf", "OMI")
+    names = [s.get("name") for s in gltf["extensions"]["OMI_physics_shape"]["shapes"]]
+    assert names.count("Pull box") == 1
+
+
+def test_decomposition_parts_take_the_materials_name(clean_scene):
+    pytest.importorskip("coacd", reason="coacd is not installed: make setup")
+    rock = h.set_physics(h.mesh_object("Rock", "sphere"), motion_type="STATIC",
+                         shape_type="TRIMESH", use_material=True, material_name="Granite",
+                         use_filter=True, filter_name="Walls only")
+    for obj in bpy.data.objects:
+        obj.select_set(obj == rock)
+    bpy.context.view_layer.objects.active = rock
+    assert bpy.ops.gltf_physics.convex_decompose(max_parts=2) == {"FINISHED"}
+    parts = [child.gltf_physics for child in rock.children]
+    assert parts and all((p.material_name, p.filter_name) == ("Granite", "Walls only")
+                         for p in parts)

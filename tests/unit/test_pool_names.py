@@ -8,8 +8,12 @@ from typing import Any
 
 import pytest
 
+from gltf_physics.io.check.checker import check_document
+from gltf_physics.io.codecs import omi_gravity
+from gltf_physics.io.codecs.common import Pool
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
+from gltf_physics.io.gravity import Gravity
 from gltf_physics.io.json_read import MAX_NAME, JsonReader
 from gltf_physics.io.model import (
     Collider,
@@ -112,6 +116,7 @@ def test_omi_mesh_and_plane_shapes_keep_their_names() -> None:
     (7, "is not a string"),
     ("x" * (MAX_NAME + 1), f"is longer than {MAX_NAME} characters"),
     ("a\0b", "holds a NUL character"),
+    ("crate \ud800", "is not valid Unicode (a lone surrogate)"),  # JSON's "\ud800" escape
 ])
 def test_a_name_that_cannot_be_kept_is_said_and_left_out(value: Any, problem: str) -> None:
     report = Report()
@@ -159,3 +164,17 @@ def test_the_converter_keeps_pooled_names_and_says_what_it_drops(target: str) ->
     dropped = [i for i in report.issues if i.code == "physics-metadata-dropped"]
     assert [(i.where, "1 place(s)" in i.message) for i in dropped] == [
         (f"/extensions/{KHR_BODIES}/physicsMaterials/0/extras", True)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_file_checker_accepts_every_name_it_may_write(fmt: str) -> None:
+    gltf = assemble(encode(fmt, named_scene()), 3)  # (its joint has no body: said apart)
+    assert [i for i in check_document(gltf).issues if i.where.endswith("/name")] == []
+
+
+def test_a_shaped_gravity_volumes_shape_keeps_its_name() -> None:
+    shapes = Pool()
+    volume = Gravity("shaped", 9.8, shape=Shape("box", size=(2.0, 2.0, 2.0), name="Pull box"))
+    omi_gravity.encode_volume(volume, "node 0", Report(), shapes, lambda ref: ref)
+    assert shapes.entries == [{"type": "box", "box": {"size": [2.0, 2.0, 2.0]},
+                               "name": "Pull box"}]

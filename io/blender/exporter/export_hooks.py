@@ -25,7 +25,7 @@ from typing import Any
 
 import bpy
 
-from ... import axes
+from ... import axes, rules
 from ...codecs.common import Encoded
 from ...codecs.registry import encode_document
 from ...diagnostics import Report
@@ -137,6 +137,15 @@ def _zero_non_finite(value: Any) -> Any:
 
 def _uses_own_mesh(props: Any) -> bool:
     return props.shape_type in MESH_SHAPE_ITEMS and props.mesh_source == "SELF"
+
+
+def _carries_gravity(props: Any) -> bool:
+    """True when the object's gravity volume can be written (the rule the gravity export
+    applies: a trigger without motion or collider); one that cannot is said by it."""
+    shaped = props.shape_type != "NONE"
+    return props.gravity_type != "NONE" and not rules.gravity_placement(
+        props.motion_type != "NONE", shaped and props.shape_role == "COLLIDER",
+        props.is_compound_trigger or (shaped and props.shape_role == "TRIGGER"))
 
 
 def _strip_own_extras(holder: Any) -> None:
@@ -336,7 +345,7 @@ class PhysicsExportExtension(JointExport):
         Offset, and those are written at that node (its shape, centre of mass and seat
         points are moved back)."""
         moved = [name for name, on in (
-            ("joint", props.joint_type != "NONE"), ("gravity volume", props.gravity_type != "NONE"),
+            ("joint", props.joint_type != "NONE"), ("gravity volume", _carries_gravity(props)),
             (props.vehicle_part.lower().replace("_", " "), props.vehicle_part != "NONE"),
         ) if on]
         if not moved and not props.is_seat:
@@ -736,8 +745,8 @@ class PhysicsExportExtension(JointExport):
         mesh_nodes = self.mesh_nodes
         # OMI_physics_gravity (io/blender/gravity/export.py): volumes on their trigger nodes
         gravity = export_gravity(self.records, scene, self.yup, self.report,
-                                 self._gravity_mesh,
-                                 self.exported_scenes if self.format == "OMI" else ())
+                                 self._gravity_mesh, self.exported_scenes,
+                                 written=self.format == "OMI")
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,

@@ -131,7 +131,7 @@ def _shape_of(obj: bpy.types.Object, yup: bool,
         raise ValueError(f"{obj.name}: the gravity shape type is unknown")
     if props.gravity_shape_type in GRAVITY_MESH_SHAPES:
         return Shape(kind, mesh=shape_mesh_object(obj) if mesh_ref is None  # type: ignore
-                     else mesh_ref(obj))
+                     else mesh_ref(obj), name=props.gravity_shape_name)
     sizes = (*props.gravity_shape_size, props.gravity_shape_radius, props.gravity_shape_height,
              props.gravity_shape_radius_top, props.gravity_shape_radius_bottom)
     if not all(math.isfinite(v) for v in sizes):  # (a script's NaN: the UI takes none)
@@ -142,6 +142,7 @@ def _shape_of(obj: bpy.types.Object, yup: bool,
         radius=props.gravity_shape_radius, height=props.gravity_shape_height,
         radius_top=props.gravity_shape_radius_top,
         radius_bottom=props.gravity_shape_radius_bottom,
+        name=props.gravity_shape_name,
     )
 
 
@@ -187,6 +188,7 @@ def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, repor
                         "the default box; pick its shape in the Gravity panel")
             return
         props.gravity_shape_type = SHAPE_ITEM[shape.kind]
+        props.gravity_shape_name = shape.name
         if source is not None:
             props.gravity_shape_object = source
             return

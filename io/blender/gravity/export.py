@@ -33,11 +33,13 @@ def say_gravity_without_record(obj: bpy.types.Object, report: Report) -> None:
 def export_gravity(
     records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
     mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
-    scenes: Sequence[bpy.types.Scene] = (),
+    scenes: Sequence[bpy.types.Scene] = (), written: bool = True,
 ) -> GravityScene:
     """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
     exported mesh of a shaped volume's convex or triangle-mesh shape; `scenes`: the
-    exported scenes (a world gravity of one that differs from the written one is said).
+    exported scenes (a world gravity of one that differs from the written one is said);
+    `written`: False when the format has no gravity (KHR: the codec says what it drops,
+    and another scene's world gravity is said here).
 
     `records` are the export's per-node records (`obj`, `node`, `shape_node`, `shape_part`,
     `gravity`).
@@ -48,7 +50,7 @@ def export_gravity(
     """
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
     if len(scenes) > 1:
-        _say_other_worlds(gravity, scenes, yup, report)
+        _say_other_worlds(gravity, scenes, yup, report, written)
     volumes: dict[int, Gravity | None] = {}
     failed: set[int] = set()
     for record in records:
@@ -76,12 +78,20 @@ def export_gravity(
 
 
 def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], yup: bool,
-                      report: Report) -> None:
+                      report: Report, writes: bool) -> None:
     """Said once: a file has one world gravity, the exporting scene's; the other exported
-    scenes whose world gravity differs from it lose theirs."""
+    scenes whose world gravity differs from it lose theirs (in a format without gravity,
+    those that set one)."""
     written = bpy.context.scene
-    others = [each.name for each in scenes
-              if each != written and world_gravity_of(each, yup) != gravity.world]
+    worlds = {each: world_gravity_of(each, yup) for each in scenes if each != written}
+    if not writes:  # (the starting scene's is named by the codec's `khr-no-gravity`)
+        others = [each.name for each, world in worlds.items()
+                  if world is not None and world != gravity.world]
+        if others:
+            report.warn("khr-no-gravity", "", f"KHR has no gravity; not written: the world "
+                        f"gravity of scene {', '.join(others)}")
+        return
+    others = [each.name for each, world in worlds.items() if world != gravity.world]
     if others:
         kept = f"that of scene {written.name} (where the export started) is written" \
             if gravity.world is not None else f"scene {written.name}, where the export " \

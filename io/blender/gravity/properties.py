@@ -17,6 +17,7 @@ from bpy.props import (
     FloatVectorProperty,
     IntProperty,
     PointerProperty,
+    StringProperty,
 )
 
 from ...field_table import GRAVITY, WORLD_GRAVITY, family_min
@@ -145,6 +146,10 @@ class GltfPhysicsGravityFields:
         name="Bottom Radius", description="Radius at the −Z end", default=0.5,
         min=family_min("OMI", "capsule", "radiusBottom"),
         unit="LENGTH",
+    )
+    gravity_shape_name: StringProperty(
+        name="Shape Name", description="Name written with the shape pulled towards in the "
+        "glTF file (optional; empty writes none)",
     )
 
 

@@ -31,6 +31,7 @@ from ...decomposition import (
     input_error,
     input_warnings,
 )
+from ...field_table import props_of
 from ..bridge.collision_mesh import evaluated_triangles
 from ..settings.properties import FILTER_FIELDS
 from .editable import deletion_problem, editable_problem
@@ -53,10 +54,9 @@ from .property_copy import copy_group
 PART_TAG = TAG_PREFIX + "convex_part"
 PART_SUFFIX = ".part"
 #: Settings a part takes over from its object: material and collision filter.
-SHARED_FIELDS = frozenset({
-    "use_material", "static_friction", "dynamic_friction", "restitution", "friction_combine",
-    "restitution_combine",
-}) | FILTER_FIELDS
+#: What the parts take over from the object: its physics material (the table's rows, its
+#: name too) and its collision filter.
+SHARED_FIELDS = frozenset({"use_material", *props_of("material")}) | FILTER_FIELDS
 MIN_SCALE = 1e-9
 CANCEL_SECONDS = 2.0  # most a cancel waits for the CoACD child to be gone
 
