@@ -153,7 +153,7 @@ def asset_bytes(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None)
         return glb_bytes(gltf, binary)
     if binary is not None:
         raise ValueError(f"{path}: a GLB binary chunk cannot go into a .gltf file")
-    return (_json_text(gltf, indent=2) + "\n").encode("utf-8")
+    return _json_bytes(gltf, indent=2) + b"\n"
 
 
 def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None) -> None:
@@ -164,17 +164,24 @@ def write_asset(path: Path | str, gltf: Mapping[str, Any], binary: bytes | None)
         staged.commit()
 
 
-def _json_text(gltf: Mapping[str, Any], **layout: Any) -> str:
+def _json_bytes(gltf: Mapping[str, Any], **layout: Any) -> bytes:
+    """The document as UTF-8 JSON; a string holding a lone surrogate (JSON's `\\ud800`
+    escape, which UTF-8 cannot carry) makes the whole text ASCII, so it is written escaped,
+    as it was read."""
     try:
-        return json.dumps(gltf, ensure_ascii=False, allow_nan=False, **layout)
+        text = json.dumps(gltf, ensure_ascii=False, allow_nan=False, **layout)
     except ValueError:
         raise ValueError("the file holds a number JSON cannot write (NaN or infinity, "
                          "from a literal too large for a float): valid glTF has none") from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(gltf, ensure_ascii=True, allow_nan=False, **layout).encode("ascii")
 
 
 def glb_bytes(gltf: Mapping[str, Any], binary: bytes | None) -> bytes:
     """A GLB container; the binary chunk is only zero-padded if misaligned."""
-    text = _json_text(gltf, separators=(",", ":")).encode("utf-8")
+    text = _json_bytes(gltf, separators=(",", ":"))
     text += b" " * (-len(text) % 4)
     chunks = GLB_CHUNK.pack(len(text), GLB_JSON) + text
     if binary is not None:

@@ -166,6 +166,21 @@ def test_a_number_json_cannot_hold_is_refused_not_written(tmp_path: Path) -> Non
         asset_files.asset_bytes("x.glb", gltf, None)
 
 
+def test_a_lone_surrogate_is_written_escaped_as_it_was_read(tmp_path: Path) -> None:
+    gltf = document()
+    gltf["nodes"][0]["name"] = "crate \ud800"  # valid JSON: the escape "\\ud800"
+    path = tmp_path / "a" / "zone.gltf"
+    source(tmp_path / "a")
+    path.write_text(json.dumps(gltf), encoding="utf-8")  # (ensure_ascii: escaped)
+    result = run_cli(str(path), str(tmp_path / "out.gltf"), "--to", "khr")
+    assert result.returncode == 0, result.stderr
+    assert asset_files.read_asset(tmp_path / "out.gltf")[0]["nodes"][0]["name"] == \
+        "crate \ud800"
+    glb = tmp_path / "out.glb"
+    glb.write_bytes(asset_files.asset_bytes(glb, gltf, None))
+    assert asset_files.read_asset(glb)[0]["nodes"][0]["name"] == "crate \ud800"
+
+
 def test_a_glb_keeps_its_external_resources(tmp_path: Path) -> None:
     """A .glb with its chunk and an external buffer too: the external one is copied next to
     an output in another folder (it was not)."""
