@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import bpy
 
+from ...diagnostics import LIST_LIMIT
 from ..bridge.fitting import Fit, fit_shape
 from ..settings.properties import MAX_LAYERS
 from .editable import editable_problem
@@ -32,9 +33,10 @@ KINDS = (("linear", "lin"), ("angular", "ang"))
 LETTERS = "xyz"
 
 #: (object, what was converted: "body", "joint"; LEFT: an object the conversion pulled in
-#: but could not change, said once)
+#: but could not change, said once; PREVIEW_SKIPPED: said once for all, by `convert`)
 Done = set[tuple[bpy.types.Object, str]]
 LEFT = "left"
+PREVIEW_SKIPPED = "preview"  # (in `Done`: an object skipped as part of the preview)
 
 
 def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:
@@ -64,6 +66,28 @@ def left_as_it_was(obj: bpy.types.Object, done: Done, report: list[str], *, rigi
     where = "as it was" if part_of is None else f"out of {part_of.name}"
     report.append(f"{problem}; it is left {where}")
     return True
+
+
+#: What a conversion says of the objects it skips as part of the preview: (one, several).
+_PREVIEW_SKIPPED = {
+    TO_NATIVE: ("{}: the preview is active: remove it first; skipped",
+                "The preview is active: remove it first; {} objects skipped: {}"),
+    FROM_NATIVE: ("{}: part of the preview, skipped (remove the preview first)",
+                  "{} objects are part of the preview, skipped (remove the preview first): {}"),
+}
+
+
+def preview_skipped_note(names: list[str], direction: str) -> str | None:
+    """One note for the objects a run skipped as part of the preview (None when none),
+    naming the first `LIST_LIMIT` and counting the rest."""
+    if not names:
+        return None
+    one, several = _PREVIEW_SKIPPED[direction]
+    if len(names) == 1:
+        return one.format(names[0])
+    more = len(names) - LIST_LIMIT
+    listed = ", ".join(names[:LIST_LIMIT]) + (f" and {more} more" if more > 0 else "")
+    return several.format(len(names), listed)
 
 
 def is_preview(id_block: bpy.types.ID) -> bool:

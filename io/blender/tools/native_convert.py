@@ -6,7 +6,13 @@ build). The source settings are kept; notes for approximations go to `report`.
 Bodies (≈ marks an approximation, always reported):
 - ACTIVE → DYNAMIC, Animated (on either type) → KINEMATIC, PASSIVE → STATIC; ≈ an ACTIVE body
   with Dynamic off is KINEMATIC. Back: STATIC, and a collider with no body above it, → PASSIVE;
-  KINEMATIC → ACTIVE + Animated; damping 0 (glTF has none). The mass is copied.
+  KINEMATIC → ACTIVE + Animated; ≈ a DYNAMIC body with Infinite mass → ACTIVE + Animated
+  (held still, as in the preview), Auto mass → the Mass value. A new rigid body gets damping
+  0 (glTF has none); an existing one keeps its damping. The mass is copied. Initial
+  velocities, gravity factor, custom centre of mass and inertia and Lock Rotation are not
+  kept (said once per body). Back: damping other than Blender's default or 0, and a
+  collision margin Blender uses, are not kept (said). Objects skipped as part of the
+  preview are said in one note per run.
 - BOX, SPHERE, CAPSULE, CYLINDER ↔ the same shape. Blender sizes them from the mesh bounds,
   centred on the origin: Fit to Mesh when the bounds are centred, else custom dimensions with
   no offset. CONE → a custom CYLINDER with top radius 0 (and back). CONVEX_HULL ↔ CONVEX,
@@ -39,7 +45,7 @@ from collections.abc import Iterable
 
 import bpy
 
-from .native_common import FROM_NATIVE, LEFT, TO_NATIVE, Done
+from .native_common import FROM_NATIVE, LEFT, PREVIEW_SKIPPED, TO_NATIVE, Done, preview_skipped_note
 from .native_from import from_native_step
 from .native_to import to_native_step
 
@@ -48,16 +54,12 @@ __all__ = ("FROM_NATIVE", "TO_NATIVE", "convert", "convert_objects", "from_nativ
 
 def from_native(obj: bpy.types.Object, report: list[str]) -> bool:
     """Blender rigid body / constraint → gltf_physics; False when there was nothing to convert."""
-    done: Done = set()
-    from_native_step(obj, report, done)
-    return bool(done)
+    return bool(_run([obj], FROM_NATIVE, report)[0])
 
 
 def to_native(obj: bpy.types.Object, report: list[str]) -> bool:
     """gltf_physics → Blender rigid body / constraint; False when there was nothing to convert."""
-    done: Done = set()
-    to_native_step(obj, report, done)
-    return bool(done)
+    return bool(_run([obj], TO_NATIVE, report)[0])
 
 
 def convert(
@@ -65,12 +67,27 @@ def convert(
 ) -> tuple[list[bpy.types.Object], list[str]]:
     """Convert many objects (FROM_NATIVE or TO_NATIVE): the objects changed (with the bodies
     and compound parts they pulled in) and the notes."""
-    step = from_native_step if direction == FROM_NATIVE else to_native_step
     notes: list[str] = []
+    changed, _done = _run(objs, direction, notes)
+    return changed, notes
+
+
+def _run(objs: Iterable[bpy.types.Object], direction: str, notes: list[str]
+         ) -> tuple[list[bpy.types.Object], Done]:
+    """Each object's conversion step; the objects changed, and what was done. The objects
+    skipped as part of the preview are said in one note at the end."""
+    step = from_native_step if direction == FROM_NATIVE else to_native_step
     done: Done = set()
+    skipped: list[bpy.types.Object] = []
     for obj in objs:
         step(obj, notes, done)
-    return list(dict.fromkeys(obj for obj, kind in done if kind != LEFT)), notes
+        if (obj, PREVIEW_SKIPPED) in done and obj not in skipped:
+            skipped.append(obj)
+    note = preview_skipped_note([obj.name for obj in skipped], direction)
+    if note is not None:
+        notes.append(note)
+    changed = [obj for obj, kind in done if kind not in (LEFT, PREVIEW_SKIPPED)]
+    return list(dict.fromkeys(changed)), done
 
 
 def convert_objects(objs: Iterable[bpy.types.Object], direction: str) -> list[str]:

@@ -19,7 +19,9 @@ from .native_common import (
     LETTERS,
     NATIVE_MESH_SHAPE,
     NO_LAYERS,
+    PREVIEW_SKIPPED,
     SHAPE_FROM_NATIVE,
+    TOLERANCE,
     Done,
     axes_of,
     is_preview,
@@ -35,7 +37,7 @@ from .ownership import NATIVE_JOINT, link_like, made_by, mark
 
 def from_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:
     if is_preview(obj):
-        report.append(f"{obj.name}: part of the preview, skipped (remove the preview first)")
+        done.add((obj, PREVIEW_SKIPPED))
         return
     if obj.rigid_body is not None:
         _body_from_native(obj, report, done)
@@ -62,6 +64,7 @@ def _body_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> N
     props = obj.gltf_physics
     props.motion_type = _motion_from_native(obj, report)
     props.mass = rb.mass
+    _unkept_from_native(obj, report, damping=props.motion_type == "DYNAMIC")
     if rb.collision_shape != "COMPOUND":
         _shape_from_native(obj, rb.collision_shape, report)
         _surface_from_native(obj, rb, report)
@@ -77,6 +80,7 @@ def _body_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> N
         child.gltf_physics.motion_type = "NONE"
         _shape_from_native(child, child.rigid_body.collision_shape, report)
         _surface_from_native(child, rb, report)
+        _unkept_from_native(child, report, damping=False)
 
 
 def _motion_from_native(obj: bpy.types.Object, report: list[str]) -> str:
@@ -89,6 +93,23 @@ def _motion_from_native(obj: bpy.types.Object, report: list[str]) -> str:
         report.append(f"{obj.name}: Dynamic is off (animated until enabled): made kinematic")
         return "KINEMATIC"
     return "DYNAMIC"
+
+
+def _unkept_from_native(obj: bpy.types.Object, report: list[str], *, damping: bool) -> None:
+    """Say the settings glTF has no field for, where they are not Blender's defaults: the
+    damping of a dynamic body (but 0, what glTF means) and the collision margin (when
+    Blender uses it)."""
+    rb = obj.rigid_body
+    defaults = bpy.types.RigidBodyObject.bl_rna.properties
+    unkept = [f"{key.replace('_', ' ')} {getattr(rb, key):g}"
+              for key in ("linear_damping", "angular_damping")
+              if damping and min(abs(getattr(rb, key)),
+                                 abs(getattr(rb, key) - defaults[key].default)) > TOLERANCE]
+    custom = abs(rb.collision_margin - defaults["collision_margin"].default) > TOLERANCE
+    if rb.use_margin or (custom and rb.collision_shape in ("MESH", "CONE")):  # Blender's UI
+        unkept.append(f"collision margin {rb.collision_margin:g} m")
+    if unkept:
+        report.append(f"{obj.name}: not kept (glTF has none): " + ", ".join(unkept))
 
 
 def _shape_from_native(obj: bpy.types.Object, shape: str, report: list[str]) -> None:

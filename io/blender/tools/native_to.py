@@ -24,6 +24,7 @@ from .native_common import (
     LEFT,
     LETTERS,
     NATIVE_MESH_SHAPE,
+    PREVIEW_SKIPPED,
     TOLERANCE,
     Done,
     blender_least_mass,
@@ -41,7 +42,7 @@ from .native_common import (
 def to_native_step(obj: bpy.types.Object, report: list[str], done: Done) -> None:
     scene = scene_of(obj)
     if is_preview(scene) or is_preview(obj):
-        report.append(f"{obj.name}: the preview is active: remove it first; skipped")
+        done.add((obj, PREVIEW_SKIPPED))
         return
     props = obj.gltf_physics
     body = obj if props.motion_type != "NONE" else None
@@ -90,18 +91,22 @@ def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> No
         report.append(f"{body.name}: Blender rigid bodies must be meshes: skipped")
         return
     done.add((body, "body"))
+    new = body.rigid_body is None
     rb = _ensure_rigid_body(_ensure_world(scene_of(body)), body)
     props = body.gltf_physics
     motion = "STATIC" if props.motion_type == "NONE" else props.motion_type
     rb.type = "PASSIVE" if motion == "STATIC" else "ACTIVE"
-    rb.kinematic = motion == "KINEMATIC"
+    # Blender has no infinite mass: such a body is held still, as a kinematic one (as the preview)
+    rb.kinematic = motion == "KINEMATIC" or (motion == "DYNAMIC" and props.mass_mode == "INFINITE")
     rb.enabled = True
     least = blender_least_mass()
     rb.mass = max(props.mass, least)
     if props.mass_mode == "VALUE" and props.mass < least:
         report.append(f"{body.name}: ≈ Blender's rigid body mass is at least {least:g} kg: "
                       f"{props.mass:g} kg becomes {least:g} kg")
-    rb.linear_damping = rb.angular_damping = 0.0
+    if new:  # glTF has no damping; a rigid body the user had keeps theirs
+        rb.linear_damping = rb.angular_damping = 0.0
+    _motion_notes(body, report)
     shapes = _shape_objects(body) if props.motion_type != "NONE" else [body]
     parts = [obj for obj in shapes if obj != body]
     if parts:
@@ -111,6 +116,30 @@ def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> No
     else:
         report.append(f"{body.name}: no collision shape; Blender's shape is left as it was")
     _surface_to_native(body, rb, shapes, report)
+
+
+def _motion_notes(body: bpy.types.Object, report: list[str]) -> None:
+    """Say what of a moving body's motion Blender's rigid body cannot hold."""
+    props = body.gltf_physics
+    if props.motion_type not in ("DYNAMIC", "KINEMATIC"):
+        return
+    if props.motion_type == "DYNAMIC" and props.mass_mode == "INFINITE":
+        report.append(f"{body.name}: ≈ Blender has no infinite mass: the body is Animated "
+                      "(held still, like a kinematic one)")
+    elif props.motion_type == "DYNAMIC" and props.mass_mode == "AUTO":
+        report.append(f"{body.name}: ≈ Blender computes no mass: the Mass value "
+                      f"{body.rigid_body.mass:g} kg is used")
+    dropped = [what for what, on in (
+        ("initial linear velocity", any(props.linear_velocity)),
+        ("initial angular velocity", any(props.angular_velocity)),
+        (f"gravity factor {props.gravity_factor:g}", abs(props.gravity_factor - 1) > TOLERANCE),
+        ("custom centre of mass", props.center_of_mass_mode == "CUSTOM"),
+        ("custom inertia", props.inertia_mode == "CUSTOM"),
+        ("Lock Rotation", any(props.lock_rotation)),
+    ) if on]
+    if dropped:
+        report.append(f"{body.name}: not kept (Blender's rigid body has none): "
+                      + ", ".join(dropped))
 
 
 def _compound_to_native(
