@@ -53,31 +53,42 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         scene = context.scene
+        instanced = native_rigid_body.instanced_bodies(scene)
         if not native_rigid_body.has_physics(scene):
-            self.report({"WARNING"}, "No glTF physics bodies or joints to preview; nothing "
+            self.report({"WARNING"}, "No glTF physics bodies or joints to preview"
+                        f"{'; ' + _instanced_note(instanced) if instanced else ''}; nothing "
                         "was changed")
             return {"CANCELLED"}
-        if refuse(self, native_rigid_body.changed_objects(scene)):
+        # A library override keeps no rigid body of its own: refused (not lost on reopen).
+        if refuse(self, native_rigid_body.changed_objects(scene), rigid_body=True):
             return {"CANCELLED"}
         shared = native_rigid_body.in_another_preview(scene)
         if shared is not None:
             self.report({"ERROR"}, f"{shared}; nothing was changed")
             return {"CANCELLED"}
-        native_rigid_body.remove_preview(scene)
+        for note in native_rigid_body.remove_preview(scene):
+            self.report({"WARNING"}, note)
         gravity_preview.restore_scene_gravity(scene)
         _say_kept_by_library(self, scene)
         bodies = native_rigid_body.build_preview(scene)
-        joints = native_rigid_body.add_joints(scene)
+        left_out: list[bpy.types.Object] = []
+        joints = native_rigid_body.add_joints(scene, left_out)
         world = gravity_preview.apply_world_gravity(scene)  # OMI_physics_gravity
         scene.frame_set(scene.rigidbody_world.point_cache.frame_start)
         summary = f"Preview: {len(bodies)} bodies, {len(joints)} joints"
-        self.report({"INFO"}, f"{summary}{'; ' + world if world else ''}; press play")
+        still = native_rigid_body.standstill(scene)
+        if still:
+            self.report({"WARNING"}, f"{summary}{'; ' + world if world else ''}, but nothing "
+                        f"will move: {still}")
+        else:
+            self.report({"INFO"}, f"{summary}{'; ' + world if world else ''}; press play")
         note = gravity_preview.preview_note(scene)
         if note:
             self.report({"WARNING"}, note[0].upper() + note[1:])
         mass = native_rigid_body.mass_note(bodies)
         if mass:
             self.report({"WARNING"}, mass)
+        _say_left_out(self, instanced, native_rigid_body.kit_collider_bodies(scene), left_out)
         return {"FINISHED"}
 
 
@@ -93,10 +104,38 @@ class GLTF_PHYSICS_OT_preview_remove(bpy.types.Operator):
         return has_scene(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        native_rigid_body.remove_preview(context.scene)
+        for note in native_rigid_body.remove_preview(context.scene):
+            self.report({"WARNING"}, note)
         gravity_preview.restore_scene_gravity(context.scene)
         _say_kept_by_library(self, context.scene)
         return {"FINISHED"}
+
+
+def _instanced_note(count: int) -> str:
+    return f"{count} bod{'y' if count == 1 else 'ies'} in collection instances not " \
+        "previewed (Blender simulates no instanced object)"
+
+
+def _names(objects: list[bpy.types.Object]) -> str:
+    shown = ", ".join(obj.name for obj in objects[:5])
+    return shown + (f" and {len(objects) - 5} more" if len(objects) > 5 else "")
+
+
+def _say_left_out(op: bpy.types.Operator, instanced: int, kit_bodies: list[bpy.types.Object],
+                  joints: list[bpy.types.Object]) -> None:
+    """One warning for each kind of physics the preview does not simulate."""
+    if instanced:
+        op.report({"WARNING"}, _instanced_note(instanced)[0].upper()
+                  + _instanced_note(instanced)[1:])
+    if kit_bodies:
+        op.report({"WARNING"}, "The colliders a body takes from the collection it instances "
+                  "are not previewed (Blender simulates no instanced object), so these "
+                  f"bodies lack them: {_names(kit_bodies)} (with no collider of its own, a "
+                  "dynamic one falls through everything, another is not previewed)")
+    if joints:
+        op.report({"WARNING"}, f"{len(joints)} joint(s) not previewed: a body they join is "
+                  "not simulated (it is only in a collection instance, outside the view "
+                  f"layer, or has no collider): {_names(joints)}")
 
 
 def _say_kept_by_library(op: bpy.types.Operator, scene: bpy.types.Scene) -> None:

@@ -33,6 +33,9 @@ Mapping (≈ marks an approximation):
   or rigid body constraint of their own are left alone (the user's constraint is simulated
   instead of the joint). Joints refer to the helpers of the build they were added
   after: build, then join.
+- Not simulated (Blender simulates no instanced object, said by the operator): bodies in
+  collection instances, the colliders a body takes from the collection it instances, and
+  joints joining a body that is not simulated (left out, not counted).
 """
 
 from collections.abc import Iterable
@@ -57,6 +60,11 @@ from .preview_shapes import (
 RIGID_BODY_TAG = TAG_PREFIX + "preview_rigid_body"
 CONSTRAINT_TAG = TAG_PREFIX + "preview_constraint"
 PROXY_TAG = TAG_PREFIX + "preview_proxy"
+#: on a body carried by a proxy: the preview that made its follow constraint ("preview") and
+#: that constraint's name as Blender made it unique ("constraint": "" when the proxy follows),
+#: so the constraint is found when the proxy is gone (never by a name alone: the user may
+#: have a constraint of that name)
+FOLLOW_TAG = TAG_PREFIX + "preview_follow"
 WORLD_TAG = TAG_PREFIX + "preview_world"
 #: the frame and the user's world cache range before the preview (given back by Remove)
 SAVED_TAG = TAG_PREFIX + "preview_saved_frames"
@@ -152,11 +160,15 @@ def add_joint_constraint(
                 setattr(constraint, f"limit_{short}_{letter}_upper", limits[1])
 
 
-def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+def add_joints(scene: bpy.types.Scene,
+               left_out: list[bpy.types.Object] | None = None) -> list[bpy.types.Object]:
     """A constraint for every gltf_physics joint in `scene` whose bodies were built; returns
     the joint objects. Both frames are the joint object's world frame at the start (≈ an
-    explicit connected frame elsewhere is not honoured); multi-axis ranges are per-axis (≈)."""
+    explicit connected frame elsewhere is not honoured); multi-axis ranges are per-axis (≈).
+    A joint joining a body the preview does not simulate (one only in a collection instance,
+    or outside the view layer) is left out: added to `left_out`, when given."""
     added = []
+    world = scene.rigidbody_world
     for obj in previewed(scene):
         props = obj.gltf_physics
         if props.joint_type == "NONE" or _users_constraint(obj):
@@ -166,11 +178,84 @@ def add_joints(scene: bpy.types.Scene) -> list[bpy.types.Object]:
         body_b = body_of(attachment) if attachment is not None else props.joint_connected_body
         if body_a is None and body_b is None:
             continue
+        if not (_is_simulated(world, body_a) and _is_simulated(world, body_b)):
+            if left_out is not None:
+                left_out.append(obj)
+            continue
         limits = per_axis_limits(settings_of(props))
         add_joint_constraint(scene, obj, body_a, body_b, dict(limits),
                              props.joint_enable_collision)
         added.append(obj)
     return added
+
+
+def _is_simulated(world: bpy.types.RigidBodyWorld | None,
+                  body: bpy.types.Object | None) -> bool:
+    """Whether `body` (None: a fixed anchor, made for the joint) moves in `world`: it, or
+    the proxy carrying it, has a rigid body in the world's collection."""
+    if body is None:
+        return True
+    carrier = body.get(PROXY_TAG) or body
+    return world is not None and world.collection is not None \
+        and isinstance(carrier, bpy.types.Object) and carrier.rigid_body is not None \
+        and has_object(world.collection.objects, carrier)
+
+
+def instanced_bodies(scene: bpy.types.Scene) -> int:
+    """How many bodies the collection instances among the previewed objects place (nested
+    instances too): Blender simulates no instanced object, so none is previewed. A kit's
+    colliders with no body above them belong to a body that instances it (not counted)."""
+    return _instanced_count(previewed(scene), {}, set())
+
+
+def _instanced_count(objects: Iterable[bpy.types.Object],
+                     memo: dict[bpy.types.Collection, tuple[int, int]],
+                     walking: set[bpy.types.Collection]) -> int:
+    """Bodies placed by the instances among `objects`; each collection is walked once
+    (`memo`: its bodies, and those of them that are loose colliders), a cycle not at all."""
+    count = 0
+    for obj in objects:
+        kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+        if kit is None or kit in walking:
+            continue
+        if kit not in memo:
+            walking.add(kit)
+            members = list(kit.all_objects)
+            bodies = find_bodies(members)
+            loose = sum(1 for body in bodies if body.obj.gltf_physics.motion_type == "NONE")
+            memo[kit] = (len(bodies) + _instanced_count(members, memo, walking), loose)
+            walking.discard(kit)
+        total, loose = memo[kit]
+        count += total - (loose if obj.gltf_physics.motion_type != "NONE" else 0)
+    return count
+
+
+def kit_collider_bodies(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """The previewed bodies that instance a collection holding colliders with no body above
+    them: in the export those are the body's colliders; the preview gives the body none of
+    them (a static or kinematic one left with no collider is not previewed at all)."""
+    found = []
+    for obj in previewed(scene):
+        kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+        if obj.gltf_physics.motion_type != "NONE" and kit is not None and any(
+                _is_collider(member) and _owner(member) is None for member in kit.all_objects):
+            found.append(obj)
+    return found
+
+
+def standstill(scene: bpy.types.Scene) -> str:
+    """Why playing the preview moves nothing (the user's world disabled, or its cache
+    baked), or "" when it plays."""
+    world = scene.rigidbody_world
+    if world is None:
+        return ""
+    if not world.enabled:
+        return "the rigid body world is disabled (Scene properties → Rigid Body World): " \
+               "enable it, then press play"
+    if world.point_cache is not None and world.point_cache.is_baked:
+        return "the rigid body world's cache is baked, so play shows the baked frames: " \
+               "delete the bake (Scene properties → Rigid Body World → Cache), then press play"
+    return ""
 
 
 def changed_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
@@ -213,9 +298,7 @@ def in_another_preview(scene: bpy.types.Scene) -> str | None:
 def _preview_scene(obj: bpy.types.Object) -> bpy.types.Scene | None:
     """The scene whose preview tagged `obj` (None: untagged, tagged before tags named
     their scene, or that scene is gone)."""
-    proxy = obj.get(PROXY_TAG)
-    for value in (obj.get(RIGID_BODY_TAG), obj.get(CONSTRAINT_TAG),
-                  proxy.get(HELPER_TAG) if isinstance(proxy, bpy.types.Object) else None):
+    for value in (obj.get(RIGID_BODY_TAG), obj.get(CONSTRAINT_TAG), _proxy_preview(obj)):
         if isinstance(value, str):
             return next((s for s in bpy.data.scenes if s.get(PREVIEW_ID_TAG) == value), None)
     return None
@@ -234,9 +317,11 @@ def _users_constraint(obj: bpy.types.Object) -> bool:
     return obj.rigid_body_constraint is not None and obj.get(CONSTRAINT_TAG) is None
 
 
-def remove_preview(scene: bpy.types.Scene) -> None:
+def remove_preview(scene: bpy.types.Scene) -> list[str]:
     """Remove every rigid body, constraint and helper build_preview/add_joint_constraint
-    created, and the world if it created it."""
+    created, and the world if it created it (gone already when removed by hand; kept, and
+    then the user's, when it holds rigid bodies or constraints the preview did not make).
+    Returns what to say once (empty when nothing)."""
     world = scene.rigidbody_world
     collections = [c for c in (world.collection, world.constraints) if c] if world else []
     # Blender clears every constraint's link to an object whose rigid body is removed: the
@@ -254,16 +339,64 @@ def remove_preview(scene: bpy.types.Scene) -> None:
     for obj, first, second in users:
         constraint = obj.rigid_body_constraint
         constraint.object1, constraint.object2 = first, second
-    if scene.get(WORLD_TAG):
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_remove()
+    notes = _remove_world(scene, collections) if scene.get(WORLD_TAG) else []
+    if WORLD_TAG in scene:
         del scene[WORLD_TAG]
-    for collection in collections:
+    for collection in dict.fromkeys(collections + _unused_collections()):
         if collection.get(HELPER_TAG) and not collection.all_objects:
             bpy.data.collections.remove(collection)
     _give_back_frames(scene)
     if PREVIEW_ID_TAG in scene and not _tagged_anywhere(scene):
         del scene[PREVIEW_ID_TAG]
+    return notes
+
+
+def _remove_world(scene: bpy.types.Scene, collections: list[bpy.types.Collection]) -> list[str]:
+    """Remove the world the preview made, unless it is gone (removed by hand; a world the
+    user added since has no collection of the preview's) or holds rigid bodies or
+    constraints of the user's: then it and its collections stay, the user's now (said)."""
+    world = scene.rigidbody_world
+    if world is None or world.collection is None or not world.collection.get(HELPER_TAG):
+        return []
+    others = _users_members(world)
+    if not others:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_remove()
+        return []
+    for collection in collections:
+        if collection.all_objects and collection.get(HELPER_TAG):
+            del collection[HELPER_TAG]
+    names = ", ".join(obj.name for obj in others[:5]) + ("…" if others[5:] else "")
+    return [f"The rigid body world stays: the preview made it, but {len(others)} rigid body "
+            f"object(s) or constraint(s) of your own are in it ({names}); only the "
+            "preview's were removed"]
+
+
+def _users_members(world: bpy.types.RigidBodyWorld) -> list[bpy.types.Object]:
+    """The rigid bodies and constraints in `world` that no preview made (the user's)."""
+    tags = (RIGID_BODY_TAG, CONSTRAINT_TAG, HELPER_TAG)
+    members = [obj for obj in world.collection.all_objects if obj.rigid_body is not None] \
+        if world.collection else []
+    if world.constraints:
+        members += [obj for obj in world.constraints.all_objects
+                    if obj.rigid_body_constraint is not None and obj not in members]
+    return sorted((obj for obj in members if all(obj.get(tag) is None for tag in tags)),
+                  key=lambda obj: obj.name)
+
+
+def _unused_collections() -> list[bpy.types.Collection]:
+    """The preview's collections no scene's rigid body world uses (those of a world removed
+    by hand), without the members that are in another collection too and have lost their
+    rigid body or constraint (Blender keeps them there when there is no world)."""
+    used = {c for s in bpy.data.scenes if s.rigidbody_world
+            for c in (s.rigidbody_world.collection, s.rigidbody_world.constraints) if c}
+    unused = [c for c in bpy.data.collections
+              if c.get(HELPER_TAG) and c not in used and c.library is None]
+    for collection in unused:
+        for obj in [o for o in collection.objects if len(o.users_collection) > 1
+                    and o.rigid_body is None and o.rigid_body_constraint is None]:
+            collection.objects.unlink(obj)
+    return unused
 
 
 def _tagged_anywhere(scene: bpy.types.Scene) -> bool:
@@ -425,6 +558,8 @@ def _carrier(world: bpy.types.RigidBodyWorld, body: PreviewBody) -> bpy.types.Ob
     follow = follower.constraints.new("COPY_TRANSFORMS")
     follow.name = FOLLOW_NAME
     follow.target = leader
+    obj[FOLLOW_TAG] = {"preview": preview_id(world.id_data),
+                       "constraint": follow.name if follower == obj else ""}
     return proxy
 
 
@@ -484,16 +619,31 @@ def _clear_body(world: bpy.types.RigidBodyWorld, obj: bpy.types.Object) -> None:
 def _tagged(scene: bpy.types.Scene, tag: str | None) -> list[bpy.types.Object]:
     """Scene and rigid body world objects carrying `tag` of this scene's preview (all of
     them for None) that can be changed: a linked object keeps what its library saved
-    (`kept_by_library`), and an object shared with another scene keeps that scene's."""
-    def mine(obj: bpy.types.Object) -> bool:
-        if tag is None:
-            return True
-        value = obj.get(tag)
-        if tag == PROXY_TAG:
-            value = value.get(HELPER_TAG) if isinstance(value, bpy.types.Object) else value
-        return _of_preview(value, scene)
+    (`kept_by_library`), and an object shared with another scene keeps that scene's. Objects
+    elsewhere count when their tag names this scene's preview (a helper left in the
+    collection of a world removed by hand)."""
+    def value(obj: bpy.types.Object) -> object:
+        return _proxy_preview(obj) if tag == PROXY_TAG else obj.get(tag)
 
-    return [obj for obj in _scene_objects(scene) if mine(obj) and editable_problem(obj) is None]
+    if tag is None:
+        return [obj for obj in _scene_objects(scene) if editable_problem(obj) is None]
+    token = scene.get(PREVIEW_ID_TAG)
+    found = {obj for obj in _scene_objects(scene) if _of_preview(value(obj), scene)}
+    if isinstance(token, str):
+        found.update(obj for obj in bpy.data.objects if value(obj) == token)
+    return sorted((obj for obj in found if editable_problem(obj) is None),
+                  key=lambda obj: obj.name_full)
+
+
+def _proxy_preview(obj: bpy.types.Object) -> object:
+    """The tag of the preview that gave `obj` a proxy: the proxy's; the proxy deleted by
+    hand, the follow mark's, or (a mark saved before follow marks) True: any preview's."""
+    if PROXY_TAG not in obj:
+        return None
+    proxy = obj.get(PROXY_TAG)
+    if isinstance(proxy, bpy.types.Object):
+        return proxy.get(HELPER_TAG)
+    return _follow_mark(obj).get("preview", True)
 
 
 def _scene_objects(scene: bpy.types.Scene) -> set[bpy.types.Object]:
@@ -507,7 +657,7 @@ def _scene_objects(scene: bpy.types.Scene) -> set[bpy.types.Object]:
 def kept_by_library(scene: bpy.types.Scene) -> list[bpy.types.Object]:
     """Objects carrying a preview's tags that cannot be changed (a library saved while its
     preview was on): removing the preview leaves them as they are."""
-    tags = (RIGID_BODY_TAG, CONSTRAINT_TAG, PROXY_TAG, HELPER_TAG)
+    tags = (RIGID_BODY_TAG, CONSTRAINT_TAG, PROXY_TAG, FOLLOW_TAG, HELPER_TAG)
     return sorted((obj for obj in _scene_objects(scene)
                    if any(obj.get(tag) is not None for tag in tags)
                    and editable_problem(obj) is not None), key=lambda obj: obj.name)
@@ -522,14 +672,25 @@ def _delete_helper(helper: bpy.types.Object) -> None:
 
 def _remove_follow(obj: bpy.types.Object) -> None:
     """Remove the constraint that makes `obj` follow its proxy: the one copying the proxy's
-    transforms (never found by name: the user may have a constraint of that name)."""
+    transforms, or, the proxy deleted by hand, the one the preview recorded making (its
+    target then gone). Never found by name alone: the user may have a constraint of it."""
     proxy = obj.get(PROXY_TAG)
-    if isinstance(proxy, bpy.types.Object):
-        for follow in [c for c in obj.constraints
-                       if c.type == "COPY_TRANSFORMS" and c.target == proxy]:
-            obj.constraints.remove(follow)
-    if PROXY_TAG in obj:
-        del obj[PROXY_TAG]
+    made = _follow_mark(obj).get("constraint")
+    for follow in [c for c in obj.constraints if c.type == "COPY_TRANSFORMS" and (
+            (isinstance(proxy, bpy.types.Object) and c.target == proxy)
+            or (made and c.name == made and c.target is None))]:
+        obj.constraints.remove(follow)
+    for tag in (PROXY_TAG, FOLLOW_TAG):
+        if tag in obj:
+            del obj[tag]
+
+
+def _follow_mark(obj: bpy.types.Object) -> dict[str, str]:
+    """The preview's record of the follow constraint it gave `obj` (empty when none)."""
+    mark = obj.get(FOLLOW_TAG)
+    if not hasattr(mark, "to_dict"):
+        return {}
+    return {key: value for key, value in mark.to_dict().items() if isinstance(value, str)}
 
 
 def _remove_rigid_body(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
