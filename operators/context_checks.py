@@ -36,3 +36,28 @@ def select_only(context: bpy.types.Context, objects: Iterable[bpy.types.Object],
             obj.select_set(True)
     if active is not None and in_view_layer(context, active):
         context.view_layer.objects.active = active
+
+
+def selection_problem(context: bpy.types.Context, obj: bpy.types.Object) -> str | None:
+    """Why Blender would not select `obj` in the view layer (hidden, or not selectable there),
+    or None when it would."""
+    view_layer = context.view_layer
+    if not obj.visible_get(view_layer=view_layer):
+        return f"{obj.name} is hidden in the viewport: unhide it (or its collection) to " \
+            "select it"
+    if obj.hide_select or not _selectable_in(view_layer.layer_collection, obj, False):
+        return f"{obj.name} cannot be selected (it or its collection is not selectable): " \
+            "turn selectability on in the Outliner to select it"
+    return None
+
+
+def _selectable_in(layer: bpy.types.LayerCollection, obj: bpy.types.Object,
+                   locked: bool) -> bool:
+    """Whether a path down the view layer's collections that is not excluded and not made
+    unselectable holds `obj` (Blender selects an object that one such path holds)."""
+    if layer.exclude:
+        return False
+    locked = locked or layer.collection.hide_select
+    if not locked and has_object(layer.collection.objects, obj):
+        return True
+    return any(_selectable_in(child, obj, locked) for child in layer.children)

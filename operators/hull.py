@@ -35,11 +35,11 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
             return {"CANCELLED"}
         wm = context.window_manager
         wm.progress_begin(0, len(targets))
-        errors, flat = [], []
+        errors, flat, notes = [], [], []
         try:
             for number, obj in enumerate(targets):
                 try:
-                    errors.append(make_hull_proxy(obj, self.max_points))
+                    errors.append(make_hull_proxy(obj, self.max_points, notes=notes))
                 except ValueError as exc:  # no volume: nothing made for this one
                     flat.append(str(exc))
                 wm.progress_update(number + 1)
@@ -50,6 +50,9 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
             self.report({"WARNING"} if errors else {"ERROR"}, flat[0] + more)
         if not errors:
             return {"CANCELLED"}
+        if notes:  # a proxy another object still uses was left to it
+            more = f" ({len(notes) - 1} more likewise)" if len(notes) > 1 else ""
+            self.report({"WARNING"}, notes[0] + more)
         self.report({"INFO"}, f"{len(errors)} hull(s); largest volume loss "
                     f"{max(errors) * 100:.2f} %")
         return {"FINISHED"}

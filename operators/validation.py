@@ -6,8 +6,8 @@ import uuid
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, validate_scene
-from .context_checks import has_scene, in_view_layer, select_only
+from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, problems_of, validate_scene
+from .context_checks import has_scene, in_view_layer, select_only, selection_problem
 
 
 def _session() -> str:
@@ -104,6 +104,10 @@ class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
         if not in_view_layer(context, obj):
             self.report({"WARNING"}, f"{obj.name} is not in this view layer")
             return {"CANCELLED"}
+        problem = selection_problem(context, obj)
+        if problem:  # (Blender would not select it: the user's selection stays)
+            self.report({"WARNING"}, problem)
+            return {"CANCELLED"}
         select_only(context, [obj], active=obj)
         return {"FINISHED"}
 
@@ -118,7 +122,8 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         problem, obj = self._problem(context), self._object(context)
         if obj is None or problem.fix != DECOMPOSE_FIX or context.window is None \
-                or bpy.app.background or not in_view_layer(context, obj):
+                or bpy.app.background or not in_view_layer(context, obj) \
+                or not _holds(context, problem, obj):
             return self.execute(context)
         # Long work: the decomposition's own dialog and modal run (progress, Esc), on the
         # problem's object, the selection left as it is; it refreshes the list and makes
@@ -142,14 +147,47 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
             return {"CANCELLED"}
         if refuse(self, [obj], mesh=problem.fix == "apply-scale"):
             return {"CANCELLED"}
+        changed = self._changed(context, problem, obj)
+        if changed:  # (edited by hand since the check: the Fix would change it needlessly)
+            self.report({"ERROR"}, f"{obj.name}: {changed}")
+            return {"FINISHED"}  # (the list entry was updated: one undo step)
         try:
             done = apply_fix(obj, problem.fix)
         except (ValueError, RuntimeError) as exc:
-            self.report({"ERROR"}, f"{obj.name}: {exc}")
+            self.report({"ERROR"}, _named(obj, str(exc)))
             return {"CANCELLED"}
         self.report({"INFO"}, f"{obj.name}: {done}")
         store(context.scene)
         return {"FINISHED"}
+
+    def _changed(self, context: bpy.types.Context, problem, obj: bpy.types.Object) -> str:
+        """Why the listed problem no longer stands as listed ("" when it does): it is gone
+        (its entry is taken off the list), or its Fix is another now (the entry says so)."""
+        now = _now(context, problem, obj)
+        if any(p.fix == problem.fix for p in now):  # (as `_holds`)
+            return ""
+        if not now:
+            context.scene.gltf_physics.problems.remove(self.index)
+            return "no longer a problem: run Check Physics again"
+        problem.message, problem.fix = now[0].message, now[0].fix
+        return "this problem changed since the check: run Check Physics again"
+
+
+def _now(context: bpy.types.Context, problem, obj: bpy.types.Object) -> list:
+    """The object's problems of the listed problem's code, checked now."""
+    return [p for p in problems_of(obj, context.scene) if p.code == problem.code]
+
+
+def _holds(context: bpy.types.Context, problem, obj: bpy.types.Object) -> bool:
+    """Whether the listed problem still stands as listed (same code, same Fix)."""
+    return any(p.fix == problem.fix for p in _now(context, problem, obj))
+
+
+def _named(obj: bpy.types.Object, message: str) -> str:
+    """`message` about `obj`, starting with its name (once: it may name it already)."""
+    if message.startswith((f"{obj.name} ", f"{obj.name}'s ", f"{obj.name}:")):
+        return message
+    return f"{obj.name}: {message}"
 
 
 CLASSES = (GLTF_PHYSICS_OT_validate, GLTF_PHYSICS_OT_problem_select, GLTF_PHYSICS_OT_problem_fix)

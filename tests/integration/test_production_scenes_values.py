@@ -577,10 +577,11 @@ def test_apply_scale_on_a_child_of_a_scaled_parent_says_where_to_fix(clean_scene
     store = importlib.import_module(f"{MODULE}.operators.validation").store
 
     store(clean_scene)
-    problems = clean_scene.gltf_physics.problems
-    index = next(i for i, p in enumerate(problems) if p.obj == "Ball")
-    with pytest.raises(RuntimeError, match="comes from its parent Rig"):
-        bpy.ops.gltf_physics.problem_fix(index=index)
+    problem = next(p for p in clean_scene.gltf_physics.problems if p.obj == "Ball")
+    assert problem.fix == "" and "comes from its parent Rig: fix it there" in problem.message
+    apply_fix = importlib.import_module(f"{MODULE}.io.blender.tools.validation").apply_fix
+    with pytest.raises(ValueError, match="comes from its parent Rig"):
+        apply_fix(obj, "apply-scale")
     assert obj.gltf_physics.radius == pytest.approx(0.5) and tuple(parent.scale) == (1, 1, -1)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import bmesh
 import bpy
 import numpy as np
+from mathutils import Matrix
 
 from ...hull import (
     ENGINE_MAX_POINTS,
@@ -58,13 +59,20 @@ def convex_hull_points(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) ->
 
 def simplify_object_hull(
     obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, max_points: int = ENGINE_MAX_POINTS,
+    matrix: Matrix | None = None,
 ) -> HullResult:
     """At most `max_points` hull vertices of the evaluated mesh keeping most of its volume,
-    with the volume lost measured against Blender's full hull.
+    with the volume lost measured against Blender's full hull; with `matrix`, of the mesh's
+    points moved by it (into another object's space).
 
-    The result's `indices` refer to the rows of `convex_hull_points(obj, depsgraph)`.
+    The result's `indices` refer to the rows of `convex_hull_points(obj, depsgraph)` (moved
+    by `matrix`).
     """
-    hull = hull_of_points(evaluated_vertices(obj, depsgraph))
+    points = evaluated_vertices(obj, depsgraph)
+    if matrix is not None and len(points):
+        m = np.array(matrix, dtype=np.float64)
+        points = (points @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
+    hull = hull_of_points(points)
     return simplify_hull(hull.points, max_points, volume_before=hull.volume)
 
 

@@ -6,27 +6,37 @@ import bpy
 from ...hull import ENGINE_MAX_POINTS
 from .editable import editable_problem
 from .hull import hull_mesh, simplify_object_hull
-from .ownership import HULL_PROXY, link_like, made_by, mark, remove_mesh
+from .ownership import HULL_PROXY, link_like, made_by, mark, pointer_users, remove_mesh
 
 HULL_SUFFIX = ".hull"
 
 
-def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS) -> float:
-    """Give `obj` a Convex Hull shape using a simplified hull proxy; returns the volume error.
-    Raises ValueError (nothing made) when the mesh has no volume.
+def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
+                    source: bpy.types.Object | None = None, notes: list[str] | None = None
+                    ) -> float:
+    """Give `obj` a Convex Hull shape using a simplified hull proxy of `source`'s mesh (the
+    object's own by default), placed where that mesh is; returns the volume error. Raises
+    ValueError (nothing made) when the mesh has no volume.
 
     The proxy this tool made for `obj` earlier gets the new hull; any other object the shape
-    used (a user's low-poly child…) is left as it is and a new proxy is made."""
+    used (a user's low-poly child…), and our proxy while another object's settings still
+    point at it (a Shift+D copy's shape, said in `notes`), is left as it is and a new proxy
+    is made."""
+    source = obj if source is None else source
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    result = simplify_object_hull(obj, depsgraph, max_points)
+    to_obj = None if source == obj else obj.matrix_world.inverted_safe() @ source.matrix_world
+    result = simplify_object_hull(source, depsgraph, max_points, to_obj)
     if result.degenerate or result.volume_before <= 0.0:
-        raise ValueError(f"{obj.name}'s mesh has no volume (its points lie on a plane, a line "
-                         "or a point): a convex hull needs some; nothing was made")
+        raise ValueError(f"{source.name}'s mesh has no volume (its points lie on a plane, a "
+                         "line or a point): a convex hull needs some; nothing was made")
     props = obj.gltf_physics
     proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
         and editable_problem(props.mesh_object) is None else None  # (else its library's)
+    shared = proxy is not None and [
+        user for user in pointer_users().get(proxy.session_uid, ()) if user != obj]
     mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
-    if proxy is None:
+    if proxy is None or shared:
+        kept = proxy
         proxy = bpy.data.objects.new(f"{obj.name}{HULL_SUFFIX}", mesh)
         link_like(proxy, obj, bpy.context.scene)
         proxy.parent = obj
@@ -34,6 +44,12 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS) 
         proxy.hide_render = True
         proxy.gltf_physics.collision_only = True
         mark(proxy, HULL_PROXY, obj)
+        if kept is not None and notes is not None:
+            who = shared[0].name if len(shared) == 1 else \
+                f"{shared[0].name} and {len(shared) - 1} more object(s)"
+            notes.append(f"{kept.name} was kept as it is: {who} still "
+                         f"{'uses' if len(shared) == 1 else 'use'} it; {obj.name} has a new "
+                         f"proxy, {proxy.name}")
     else:
         old = proxy.data
         proxy.data = mesh

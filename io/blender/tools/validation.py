@@ -47,22 +47,64 @@ class Problem:
 
 
 def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
-    """Every problem in `scene`, objects in name order."""
+    """Every problem in `scene`, objects in name order, as its own view layer shows them
+    (the active scene's or another's)."""
+    return _check(scene, sorted(scene.objects, key=lambda o: o.name))
+
+
+def problems_of(obj: bpy.types.Object, scene: bpy.types.Scene) -> list[Problem]:
+    """The problems of `obj` in `scene` as `validate_scene` finds them now (a Fix asks
+    whether its problem still holds)."""
+    return _check(scene, [obj])
+
+
+def scene_view_layer(scene: bpy.types.Scene) -> bpy.types.ViewLayer:
+    """The view layer `scene` is shown with: the context's for the active scene, a window's
+    showing it, else its first."""
+    if bpy.context.scene == scene and bpy.context.view_layer is not None:
+        return bpy.context.view_layer
+    wm = bpy.context.window_manager
+    for window in wm.windows if wm is not None else ():
+        if window.scene == scene:
+            return window.view_layer
+    return scene.view_layers[0]
+
+
+def _check(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> list[Problem]:
     fmt = scene.gltf_physics.export_format
-    if bpy.context.scene == scene:
-        bpy.context.view_layer.update()  # (objects a script just made are listed after it)
-    exported = set(bpy.context.view_layer.objects if bpy.context.scene == scene
-                   else scene.objects)  # (objects, not names: a linked one may share one)
+    view_layer = scene_view_layer(scene)
+    view_layer.update()  # (objects a script just made are listed after it)
+    depsgraph = view_layer.depsgraph
+    # (objects, not names: a linked one may share one); a collection's objects that an
+    # instancer of the view layer places are exported with each instance
+    exported = set(view_layer.objects) | _instanced(view_layer.objects)
     problems: list[Problem] = []
     layers = len(scene.gltf_physics.layers)
-    for obj in sorted(scene.objects, key=lambda o: o.name):
-        problems.extend(replace(problem, target=obj)
-                        for problem in _object_problems(obj, fmt, obj in exported, layers))
+    for obj in objects:
+        problems.extend(replace(problem, target=obj) for problem in _object_problems(
+            obj, fmt, obj in exported, layers, depsgraph))
     return problems
 
 
-def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int
-                     ) -> Iterator[Problem]:
+def _instanced(instancers: "bpy.types.bpy_prop_collection") -> set[bpy.types.Object]:
+    """The objects of the collections these objects instance (nested instances too)."""
+    found: set[bpy.types.Object] = set()
+    seen: set[bpy.types.Collection] = set()
+    todo = [o.instance_collection for o in instancers if o.instance_type == "COLLECTION"]
+    while todo:
+        collection = todo.pop()
+        if collection is None or collection in seen:
+            continue
+        seen.add(collection)
+        for obj in collection.all_objects:
+            found.add(obj)
+            if obj.instance_type == "COLLECTION":
+                todo.append(obj.instance_collection)
+    return found
+
+
+def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int,
+                     depsgraph: bpy.types.Depsgraph) -> Iterator[Problem]:
     props = obj.gltf_physics
     tagged = (props.motion_type != "NONE" or props.shape_type != "NONE"
               or props.is_compound_trigger or props.joint_type != "NONE"
@@ -71,9 +113,10 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield Problem(obj.name, "not-exported",
                       "has physics but is in an excluded collection: it will not be exported")
     if props.shape_type != "NONE":
-        yield from _shape_problems(obj, fmt)
-    if props.is_compound_trigger and props.use_filter:
-        yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER, "move-filter-to-members")
+        yield from _shape_problems(obj, fmt, depsgraph)
+    if props.is_compound_trigger and props.use_filter:  # (nowhere to move it: no Fix)
+        yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER,
+                         "" if _filter_move_problem(obj) else "move-filter-to-members")
     if props.shape_type != "NONE" and props.use_filter and props.filter_mode == "ONLY" \
             and not any(props.filter_targets[:layers]):
         yield Problem(obj.name, "filter-only-none", "'Collides Only With' ticks no layer: it "
@@ -87,30 +130,44 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield Problem.of(obj, rule, **values)
 
 
-def _shape_problems(obj: bpy.types.Object, fmt: str) -> Iterator[Problem]:
+def _shape_problems(obj: bpy.types.Object, fmt: str, depsgraph: bpy.types.Depsgraph
+                    ) -> Iterator[Problem]:
     props = obj.gltf_physics
     kind = props.shape_type
     if rules.is_moving_trimesh(kind.lower(), _motion_kind(body_of(obj))):
         yield Problem.of(obj, rules.MOVING_TRIMESH, _moving_trimesh_fix(obj))
     scale_rule = rules.scale_rule(kind.lower(), obj.matrix_world.to_scale())
-    if scale_rule is rules.NEGATIVE_SCALE:
-        yield Problem.of(obj, scale_rule, "apply-scale")
-    elif scale_rule is not None:
-        yield Problem.of(obj, scale_rule, "apply-scale" if obj.type == "MESH" else "",
-                         kind=kind.lower())
+    if scale_rule is not None:  # (the Fix only where it can work)
+        from .fixes.scale import scale_fix_problem
+
+        found = Problem.of(obj, scale_rule, "apply-scale", **(
+            {} if scale_rule is rules.NEGATIVE_SCALE else {"kind": kind.lower()}))
+        why = scale_fix_problem(obj)
+        yield replace(found, message=f"{found.message} (no Fix: {why})", fix="") if why \
+            else found
     if kind == "PLANE" and fmt == "OMI":
         yield Problem(obj.name, "plane-in-omi", "OMI has no plane: it is written as a thin box",
                       "make-box")
     if kind == "CONVEX":
-        yield from _hull_problems(obj)
-    if kind == "TRIMESH":  # the export's rule (`export_hooks._mesh_ref`)
-        source = obj if props.mesh_source == "SELF" else props.mesh_object
-        visible = props.mesh_source == "SELF" and not props.collision_only \
-            and obj.type in MESH_LIKE_TYPES  # the exported node's own mesh
-        if not visible and (source is None or source.type != "MESH"):
-            yield Problem(obj.name, "trimesh-no-mesh",
-                          "the triangle mesh shape has no mesh: it is not exported")
+        if _exports_mesh(obj):
+            yield from _hull_problems(obj, depsgraph)
+        else:
+            yield Problem(obj.name, "hull-no-mesh",
+                          "the convex hull shape has no mesh: it is not exported")
+    if kind == "TRIMESH" and not _exports_mesh(obj):
+        yield Problem(obj.name, "trimesh-no-mesh",
+                      "the triangle mesh shape has no mesh: it is not exported")
     yield from _size_problems(obj)
+
+
+def _exports_mesh(obj: bpy.types.Object) -> bool:
+    """Whether the export writes a mesh for the object's hull or triangle mesh shape: the
+    export's rule (`export_hooks._mesh_ref`)."""
+    props = obj.gltf_physics
+    source = mesh_source_of(obj)
+    visible = props.mesh_source == "SELF" and not props.collision_only \
+        and obj.type in MESH_LIKE_TYPES  # the exported node's own mesh
+    return visible or (source is not None and source.type == "MESH")
 
 
 def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
@@ -143,17 +200,13 @@ def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
         yield Problem.of(obj, rules.SHORT_CAPSULE, "make-sphere")
 
 
-def _hull_problems(obj: bpy.types.Object) -> Iterator[Problem]:
+def _hull_problems(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph
+                   ) -> Iterator[Problem]:
     # bmesh only when a hull is checked
     from ..exporter.kept_solids import SOLIDS
     from .hull import evaluated_vertices, hull_of_points
 
-    props = obj.gltf_physics
-    source = obj if props.mesh_source == "SELF" else props.mesh_object
-    if source is None:
-        yield Problem(obj.name, "hull-no-mesh", "the convex hull has no mesh")
-        return
-    points = evaluated_vertices(source, bpy.context.evaluated_depsgraph_get())
+    points = evaluated_vertices(mesh_source_of(obj), depsgraph)
 
     def figures() -> tuple[int, float]:
         hull = hull_of_points(points)
@@ -166,6 +219,12 @@ def _hull_problems(obj: bpy.types.Object) -> Iterator[Problem]:
     elif rules.has_too_many_hull_points(count):
         yield Problem(obj.name, rules.HULL_TOO_MANY_POINTS.code,
                       rules.hull_points_message(count), "simplify-hull")
+
+
+def mesh_source_of(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The object whose mesh the object's convex hull or triangle mesh shape uses."""
+    props = obj.gltf_physics
+    return obj if props.mesh_source == "SELF" else props.mesh_object
 
 
 def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
@@ -248,10 +307,7 @@ def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     if fix == "apply-scale":
         return _apply_scale(obj)
     if fix == "simplify-hull":
-        from .hull_proxy import make_hull_proxy  # numpy and bmesh only when needed
-
-        error = make_hull_proxy(obj)
-        return f"hull simplified to a proxy ({error * 100:.2f} % of the volume lost)"
+        return _simplify_hull(obj)
     if fix == DECOMPOSE_FIX:
         return _decompose(obj)
     raise ValueError(f"unknown fix {fix!r}")
@@ -267,10 +323,27 @@ def _decompose(obj: bpy.types.Object) -> str:
     return f"decomposed into {len(run.made.get(obj.name, ()))} convex parts{kept}"
 
 
+def _simplify_hull(obj: bpy.types.Object) -> str:
+    """A simplified hull proxy of the mesh the shape uses (as the check counted it)."""
+    from .hull_proxy import make_hull_proxy  # numpy and bmesh only when needed
+
+    source = mesh_source_of(obj)
+    if source is None:
+        raise ValueError("the convex hull shape has no mesh; nothing was changed")
+    notes: list[str] = []
+    error = make_hull_proxy(obj, source=source, notes=notes)
+    of = "" if source == obj else f" of {source.name}"
+    kept = "".join(f"; {note}" for note in notes)
+    return f"hull{of} simplified to a proxy ({error * 100:.2f} % of the volume lost){kept}"
+
+
 def _move_filter_to_members(obj: bpy.types.Object) -> str:
     from .editable import refusal
     from .property_copy import copy_group
 
+    nowhere = _filter_move_problem(obj)  # (the filter would only be lost)
+    if nowhere:
+        raise ValueError(nowhere)
     members = compound_trigger_members(obj)  # the export's rule: opted-out shapes stay
     problem = refusal(members)  # every member is written to, or none
     if problem:
@@ -280,6 +353,22 @@ def _move_filter_to_members(obj: bpy.types.Object) -> str:
         copy_group(obj.gltf_physics, member.gltf_physics, skip=every - FILTER_FIELDS)
     obj.gltf_physics.use_filter = False
     return f"filter moved to {len(members)} member(s)"
+
+
+def _filter_move_problem(obj: bpy.types.Object) -> str | None:
+    """Why a compound trigger's filter cannot go to its members, or None: it has none, or
+    some are an instanced collection's (objects the Fix was not run on)."""
+    kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+    if kit is not None and any(o.gltf_physics.shape_type != "NONE"
+                               and o.gltf_physics.shape_role == "TRIGGER"
+                               for o in kit.all_objects):
+        return f"its trigger shapes include those of the instanced collection {kit.name}, " \
+            "which this Fix does not change: put the filter on them and turn it off here; " \
+            "nothing was changed"
+    if not compound_trigger_members(obj):
+        return "it has no member shape to take the filter (a trigger shape under it that " \
+            "joins it): add one, or turn the filter off; nothing was changed"
+    return None
 
 
 def _apply_scale(obj: bpy.types.Object) -> str:

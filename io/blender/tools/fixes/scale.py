@@ -24,13 +24,24 @@ UNIT = 1e-6  # an own scale factor this close to 1 is no scale
 SEAT_POINTS = ("seat_back", "seat_foot", "seat_knee")
 
 
-def apply_scale(obj: bpy.types.Object) -> str:
-    """Apply the object's scale to its single-user mesh and keep its physics in place."""
-    if obj.type != "MESH" or obj.data.users > 1:
-        raise ValueError("only a single-user mesh's scale can be applied")
+def scale_fix_problem(obj: bpy.types.Object) -> str | None:
+    """Why the object's scale cannot be applied (Check Physics then offers no Fix), or None."""
+    if obj.type != "MESH":
+        return "only a mesh's scale can be applied"
+    if obj.data.users > 1:
+        return f"its mesh {obj.data.name} has {obj.data.users} users: only a single-user " \
+            "mesh's scale can be applied"
     own = [a * b for a, b in zip(obj.scale, obj.delta_scale, strict=True)]
     if obj.parent is not None and all(abs(f - 1.0) <= UNIT for f in own):
-        raise ValueError(f"the scale comes from its parent {obj.parent.name}: fix it there")
+        return f"the scale comes from its parent {obj.parent.name}: fix it there"
+    return None
+
+
+def apply_scale(obj: bpy.types.Object) -> str:
+    """Apply the object's scale to its single-user mesh and keep its physics in place."""
+    problem = scale_fix_problem(obj)
+    if problem:
+        raise ValueError(problem)
     before = obj.matrix_world.copy()
     with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj],
                                    selected_editable_objects=[obj]):

@@ -1,0 +1,374 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Check Physics and its Fixes in the scenes artists make: a list gone stale by hand edits,
+a hull shape using another object's mesh, a hull proxy a Shift+D copy shares, a compound
+trigger with nowhere to move its filter, hulls with no mesh to export, another scene's
+check, Select of a hidden object, an instanced kit, and Fixes offered only where they work."""
+
+import importlib
+
+import bmesh
+import bpy
+import pytest
+from mathutils import Vector
+
+from tests.integration import scene_helpers as h
+from tests.integration.conftest import MODULE
+
+validation = importlib.import_module(f"{MODULE}.io.blender.tools.validation")
+ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
+STALE = "no longer a problem: run Check Physics again"
+
+
+def dense_ball(name, size=1.0, location=(0, 0, 0), collection=None):
+    """A 64 × 32 UV sphere: its hull has far more than 255 points."""
+    mesh = bpy.data.meshes.new(name)
+    bm = bmesh.new()
+    bmesh.ops.create_uvsphere(bm, u_segments=64, v_segments=32, radius=size / 2)
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new(name, mesh)
+    (collection or bpy.context.scene.collection).objects.link(obj)
+    obj.location = location
+    return obj
+
+
+def listed(scene=None):
+    """Check Physics through its operator; the list as (object, code, fix)."""
+    scene = scene or bpy.context.scene
+    bpy.context.view_layer.update()
+    assert bpy.ops.gltf_physics.validate() == {"FINISHED"}
+    return [(p.obj, p.code, p.fix) for p in scene.gltf_physics.problems]
+
+
+def index_of(name, code):
+    problems = bpy.context.scene.gltf_physics.problems
+    return next(i for i, p in enumerate(problems) if p.obj == name and p.code == code)
+
+
+def select_only(*objs):
+    bpy.context.view_layer.update()
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj in objs)
+    bpy.context.view_layer.objects.active = objs[0] if objs else None
+
+
+def world_x_extent(obj):
+    xs = [(obj.matrix_world @ v.co).x for v in obj.data.vertices]
+    return min(xs), max(xs)
+
+
+# -- 1. a Fix re-checks its problem ----------------------------------------------------------
+
+
+def test_a_fix_whose_problem_is_gone_changes_nothing(clean_scene):
+    clean_scene.gltf_physics.export_format = "OMI"
+    ground = h.set_physics(h.mesh_object("Ground"), motion_type="STATIC", shape_type="PLANE")
+    rock = h.set_physics(dense_ball("Rock", location=(4, 0, 0)), motion_type="DYNAMIC",
+                         shape_type="CONVEX")
+    assert ("Ground", "plane-in-omi", "make-box") in listed()
+    assert ("Rock", "hull-too-many-points", "simplify-hull") in listed()
+    # the artist changes both by hand after the check
+    ground.gltf_physics.shape_type = "SPHERE"
+    rock.gltf_physics.shape_type = "BOX"
+    with pytest.raises(RuntimeError, match=f"Ground: {STALE}"):
+        bpy.ops.gltf_physics.problem_fix(index=index_of("Ground", "plane-in-omi"))
+    assert ground.gltf_physics.shape_type == "SPHERE"
+    with pytest.raises(RuntimeError, match=f"Rock: {STALE}"):
+        bpy.ops.gltf_physics.problem_fix(index=index_of("Rock", "hull-too-many-points"))
+    assert rock.gltf_physics.shape_type == "BOX" and rock.gltf_physics.mesh_object is None
+    assert sorted(o.name for o in bpy.data.objects) == ["Ground", "Rock"]  # no proxy made
+    assert not clean_scene.gltf_physics.problems  # the stale entries left the list
+
+
+def test_a_fix_whose_problem_still_holds_applies(clean_scene):
+    clean_scene.gltf_physics.export_format = "OMI"
+    ground = h.set_physics(h.mesh_object("Ground"), motion_type="STATIC", shape_type="PLANE")
+    listed()
+    ground.location.x = 3.0  # an edit that leaves the problem as it is
+    assert bpy.ops.gltf_physics.problem_fix(index=index_of("Ground", "plane-in-omi")) \
+        == {"FINISHED"}
+    assert ground.gltf_physics.shape_type == "BOX"
+
+
+def test_a_fix_that_changed_since_the_check_refuses(clean_scene):
+    barrel = h.set_physics(h.mesh_object("Barrel"), motion_type="DYNAMIC",
+                           shape_type="CYLINDER")
+    barrel.scale = (1, 1, 2)
+    assert ("Barrel", "non-uniform-scale", "apply-scale") in listed()
+    twin = bpy.data.objects.new("Twin", barrel.data)  # the mesh now has two users
+    clean_scene.collection.objects.link(twin)
+    with pytest.raises(RuntimeError, match="changed since the check"):
+        bpy.ops.gltf_physics.problem_fix(index=index_of("Barrel", "non-uniform-scale"))
+    assert tuple(barrel.scale) == (1, 1, 2)
+    entry = clean_scene.gltf_physics.problems[index_of("Barrel", "non-uniform-scale")]
+    assert entry.fix == ""  # the entry says what holds now
+
+
+# -- 2. the hull Fix simplifies the mesh the collider uses -----------------------------------
+
+
+def test_hull_fix_simplifies_the_shapes_mesh_source(clean_scene):
+    ball = dense_ball("DenseBall", location=(2, 0, 0))
+    holder = h.set_physics(h.empty_object("Holder"), motion_type="DYNAMIC",
+                           shape_type="CONVEX", mesh_source="OBJECT", mesh_object=ball)
+    statue = h.set_physics(h.mesh_object("Statue", location=(6, 0, 0)), motion_type="DYNAMIC",
+                           shape_type="CONVEX")
+    collision = dense_ball("StatueCollision", size=3.0, location=(6, 0, 0))
+    collision.gltf_physics.collision_only = True
+    h.set_physics(statue, mesh_source="OBJECT", mesh_object=collision)
+    vertices = {o.name: len(o.data.vertices) for o in (ball, collision)}
+    found = listed()
+    assert ("Holder", "hull-too-many-points", "simplify-hull") in found
+    assert ("Statue", "hull-too-many-points", "simplify-hull") in found
+    for obj, source, size in ((holder, ball, 1.0), (statue, collision, 3.0)):
+        assert bpy.ops.gltf_physics.problem_fix(
+            index=index_of(obj.name, "hull-too-many-points")) == {"FINISHED"}
+        proxy = obj.gltf_physics.mesh_object
+        assert proxy is not source and ownership.made_by(proxy, ownership.HULL_PROXY, obj)
+        assert proxy.parent == obj and 4 <= len(proxy.data.vertices) <= 255
+        bpy.context.view_layer.update()
+        lo, hi = world_x_extent(proxy)  # where the collider's mesh is, as large
+        assert hi - lo == pytest.approx(size, abs=0.02)
+        assert (lo + hi) / 2 == pytest.approx(source.location.x, abs=0.02)
+    assert {o.name: len(o.data.vertices) for o in (ball, collision)} == vertices
+    assert not [p for p in listed() if p[1] == "hull-too-many-points"]
+
+
+# -- 3. Generate Convex Hull and a proxy another object uses ---------------------------------
+
+
+def test_hull_again_leaves_the_proxy_a_copy_uses(clean_scene):
+    rock = h.set_physics(h.mesh_object("Rock", "sphere"), motion_type="DYNAMIC")
+    select_only(rock)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = rock.gltf_physics.mesh_object
+    copy = rock.copy()  # Shift+D of Rock alone: the copy's shape uses Rock's proxy
+    clean_scene.collection.objects.link(copy)
+    assert copy.gltf_physics.mesh_object == proxy
+    before = world_x_extent(proxy)
+    rock.data = rock.data.copy()  # the artist reshapes Rock only
+    for vertex in rock.data.vertices:
+        vertex.co *= 3
+    select_only(rock)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    new = rock.gltf_physics.mesh_object
+    assert new is not proxy and ownership.made_by(new, ownership.HULL_PROXY, rock)
+    assert copy.gltf_physics.mesh_object == proxy and world_x_extent(proxy) == before
+    lo, hi = world_x_extent(new)
+    assert hi - lo == pytest.approx(3.0, abs=0.05)
+    # the tool says so (here through its function, as the Fix reports it)
+    hull_proxy = importlib.import_module(f"{MODULE}.io.blender.tools.hull_proxy")
+    other = rock.copy()
+    clean_scene.collection.objects.link(other)  # another copy now uses the new proxy
+    notes = []
+    hull_proxy.make_hull_proxy(rock, notes=notes)
+    assert notes == [f"{new.name} was kept as it is: {other.name} still uses it; Rock has a "
+                     f"new proxy, {rock.gltf_physics.mesh_object.name}"]
+
+
+def test_generate_convex_hull_says_it_left_a_shared_proxy(clean_scene, capfd):
+    rock = h.set_physics(h.mesh_object("Rock", "sphere"), motion_type="DYNAMIC")
+    select_only(rock)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = rock.gltf_physics.mesh_object
+    copy = rock.copy()  # Shift+D of Rock alone: the copy's shape uses Rock's proxy
+    clean_scene.collection.objects.link(copy)
+    select_only(rock)
+    capfd.readouterr()
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    out = capfd.readouterr()
+    warnings = [line for line in (out.out + out.err).splitlines()
+                if line.startswith("Warning:")]
+    assert warnings == [f"Warning: {proxy.name} was kept as it is: {copy.name} still uses it; "
+                        f"Rock has a new proxy, {rock.gltf_physics.mesh_object.name}"]
+
+
+# -- 4. moving a compound trigger's filter needs members -------------------------------------
+
+
+def _gate(scene):
+    scene.gltf_physics.layers.add().name = "Players"
+    gate = h.set_physics(h.empty_object("Gate"), is_compound_trigger=True, use_filter=True,
+                         filter_mode="ONLY")
+    gate.gltf_physics.filter_layers[0] = gate.gltf_physics.filter_targets[0] = True
+    return gate
+
+
+def test_filter_fix_refuses_without_members(clean_scene):
+    gate = _gate(clean_scene)
+    part = h.set_physics(h.empty_object("Part", parent=gate), shape_type="SPHERE",
+                         shape_role="TRIGGER", size_mode="CUSTOM", join_compound_trigger=False)
+    assert ("Gate", "compound-trigger-filter", "") in listed()  # no Fix offered
+    with pytest.raises(ValueError, match="no member shape"):
+        validation.apply_fix(gate, "move-filter-to-members")
+    assert gate.gltf_physics.use_filter and not part.gltf_physics.use_filter
+    part.gltf_physics.join_compound_trigger = True  # a member: the Fix is offered and works
+    assert ("Gate", "compound-trigger-filter", "move-filter-to-members") in listed()
+    assert bpy.ops.gltf_physics.problem_fix(index=index_of("Gate", "compound-trigger-filter")) \
+        == {"FINISHED"}
+    assert not gate.gltf_physics.use_filter and part.gltf_physics.use_filter
+
+
+def test_filter_fix_refuses_on_an_instancer_of_trigger_shapes(clean_scene):
+    gate = _gate(clean_scene)
+    kit = bpy.data.collections.new("ZoneKit")
+    zone = h.mesh_object("ZonePart")
+    clean_scene.collection.objects.unlink(zone)
+    kit.objects.link(zone)
+    h.set_physics(zone, shape_type="BOX", shape_role="TRIGGER")
+    gate.instance_type, gate.instance_collection = "COLLECTION", kit
+    assert ("Gate", "compound-trigger-filter", "") in listed()
+    with pytest.raises(ValueError, match="instanced collection ZoneKit"):
+        validation.apply_fix(gate, "move-filter-to-members")
+    assert gate.gltf_physics.use_filter and not zone.gltf_physics.use_filter
+
+
+# -- 5. a hull with no mesh to export --------------------------------------------------------
+
+
+def test_hull_without_a_mesh_to_export_is_listed(clean_scene):
+    h.set_physics(h.empty_object("HullEmpty"), motion_type="DYNAMIC", shape_type="CONVEX")
+    curve = bpy.data.curves.new("Path", "CURVE")
+    curve.dimensions = "3D"
+    spline = curve.splines.new("POLY")
+    spline.points.add(3)
+    for point, co in zip(spline.points, [(0, 0, 0, 1), (1, 0, 0, 1), (0, 1, 0, 1),
+                                         (0, 0, 1, 1)], strict=True):
+        point.co = co
+    path = bpy.data.objects.new("PathObj", curve)
+    clean_scene.collection.objects.link(path)
+    h.set_physics(h.empty_object("HullFromCurve"), motion_type="DYNAMIC", shape_type="CONVEX",
+                  mesh_source="OBJECT", mesh_object=path)
+    h.set_physics(h.mesh_object("Box"), motion_type="DYNAMIC", shape_type="CONVEX")
+    message = "the convex hull shape has no mesh: it is not exported"
+    found = {(p.obj, p.code, p.message) for p in validation.validate_scene(clean_scene)}
+    assert found == {("HullEmpty", "hull-no-mesh", message),
+                     ("HullFromCurve", "hull-no-mesh", message)}
+
+
+# -- 6. another scene's check ----------------------------------------------------------------
+
+
+def test_another_scene_is_checked_with_its_own_view_layer(clean_scene):
+    first = clean_scene
+    second = bpy.data.scenes.new("Second")
+    bpy.context.window.scene = second
+    rock = h.set_physics(h.mesh_object("Rock"), motion_type="DYNAMIC", shape_type="CONVEX")
+    rock.modifiers.new("Sub", "SUBSURF").levels = 4  # >255 hull points, evaluated only
+    off = bpy.data.collections.new("Off")
+    second.collection.children.link(off)
+    ghost = h.mesh_object("Ghost")
+    second.collection.objects.unlink(ghost)
+    off.objects.link(ghost)
+    h.set_physics(ghost, motion_type="DYNAMIC", shape_type="BOX")
+    bpy.context.view_layer.layer_collection.children["Off"].exclude = True
+    expected = [("Ghost", "not-exported"), ("Rock", "hull-too-many-points")]
+    assert [(p.obj, p.code) for p in validation.validate_scene(second)] == expected
+    bpy.context.window.scene = first
+    assert [(p.obj, p.code) for p in validation.validate_scene(second)] == expected
+
+
+# -- 7. Select of what Blender would not select ----------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["hidden", "hide_select", "hide_viewport",
+                                  "collection_hide_select"])
+def test_select_refuses_a_hidden_or_unselectable_object(clean_scene, case):
+    collection = bpy.data.collections.new("C")
+    clean_scene.collection.children.link(collection)
+    other = h.mesh_object("Other", location=(3, 0, 0))
+    flat = h.set_physics(h.mesh_object("Flat"), motion_type="STATIC", shape_type="BOX",
+                         size_mode="CUSTOM", box_size=(1, 1, 0))
+    clean_scene.collection.objects.unlink(flat)
+    collection.objects.link(flat)
+    bpy.context.view_layer.update()
+    if case == "hidden":
+        flat.hide_set(True)
+    elif case == "hide_select":
+        flat.hide_select = True
+    elif case == "hide_viewport":
+        flat.hide_viewport = True
+    else:
+        collection.hide_select = True
+    select_only(other)
+    assert ("Flat", "degenerate-size", "fit") in listed()
+    assert bpy.ops.gltf_physics.problem_select(index=index_of("Flat", "degenerate-size")) \
+        == {"CANCELLED"}
+    assert other.select_get() and bpy.context.view_layer.objects.active == other
+    assert not flat.select_get()
+
+
+def test_select_selects_a_visible_object(clean_scene):
+    other = h.mesh_object("Other", location=(3, 0, 0))
+    flat = h.set_physics(h.mesh_object("Flat"), motion_type="STATIC", shape_type="BOX",
+                         size_mode="CUSTOM", box_size=(1, 1, 0))
+    select_only(other)
+    listed()
+    assert bpy.ops.gltf_physics.problem_select(index=index_of("Flat", "degenerate-size")) \
+        == {"FINISHED"}
+    assert flat.select_get() and not other.select_get()
+
+
+# -- 8. an instanced kit in an excluded collection -------------------------------------------
+
+
+def test_an_instanced_kit_is_not_said_to_be_left_out(clean_scene):
+    kit = bpy.data.collections.new("Kit")
+    clean_scene.collection.children.link(kit)
+    bpy.context.view_layer.layer_collection.children["Kit"].exclude = True
+    plank = h.mesh_object("Plank")
+    clean_scene.collection.objects.unlink(plank)
+    kit.objects.link(plank)
+    h.set_physics(plank, motion_type="STATIC", shape_type="BOX")
+    assert listed() == [("Plank", "not-exported", "")]  # nothing places it
+    instance = h.empty_object("Instance", location=(3, 0, 0))
+    instance.instance_type, instance.instance_collection = "COLLECTION", kit
+    assert listed() == []  # written with each instance
+
+
+# -- 9. Fixes offered only where they work, objects named once -------------------------------
+
+
+def test_scale_fix_is_offered_only_where_it_works(clean_scene):
+    zone = h.set_physics(h.empty_object("MirroredZone"), shape_type="BOX",
+                         shape_role="TRIGGER", size_mode="CUSTOM")
+    zone.scale = (-1, 1, 1)
+    barrel = h.set_physics(h.mesh_object("Barrel"), motion_type="DYNAMIC",
+                           shape_type="CYLINDER")
+    barrel.scale = (1, 1, 2)
+    twin = bpy.data.objects.new("Barrel.001", barrel.data)
+    clean_scene.collection.objects.link(twin)
+    h.set_physics(twin, motion_type="DYNAMIC", shape_type="CYLINDER")
+    twin.scale, twin.location = (1, 1, 2), (3, 0, 0)
+    squash = h.empty_object("Squash", location=(6, 0, 0))
+    squash.scale = (1, 1, 0.5)
+    h.set_physics(h.mesh_object("Ball", "sphere"), motion_type="DYNAMIC",
+                  shape_type="SPHERE").parent = squash
+    egg = h.set_physics(h.mesh_object("Egg", "sphere", (9, 0, 0)), motion_type="DYNAMIC",
+                        shape_type="SPHERE")
+    egg.scale = (1, 1, 2)
+    fixes = {p[0]: p[2] for p in listed() if p[1] in ("negative-scale", "non-uniform-scale")}
+    assert fixes == {"MirroredZone": "", "Barrel": "", "Barrel.001": "", "Ball": "",
+                     "Egg": "apply-scale"}
+    said = {p.obj: p.message for p in clean_scene.gltf_physics.problems}  # and why not
+    assert said["Ball"].endswith("(no Fix: the scale comes from its parent Squash: fix it "
+                                 "there)")
+    assert said["MirroredZone"] == "negative scale on a shape (no Fix: only a mesh's scale " \
+        "can be applied)"
+    assert "has 2 users" in said["Barrel"]
+    assert bpy.ops.gltf_physics.problem_fix(index=index_of("Egg", "non-uniform-scale")) \
+        == {"FINISHED"}
+    assert Vector(egg.scale) == Vector((1, 1, 1))
+
+
+def test_a_fix_error_names_the_object_once():
+    named = importlib.import_module(f"{MODULE}.operators.validation")._named
+    holder = bpy.data.objects.new("Holder", None)
+    try:
+        assert named(holder, "Holder's mesh has no volume") == "Holder's mesh has no volume"
+        assert named(holder, "Holder was left as it was") == "Holder was left as it was"
+        assert named(holder, "Ball's mesh has no volume") == \
+            "Holder: Ball's mesh has no volume"
+        assert named(holder, "Holder.001 is linked") == "Holder: Holder.001 is linked"
+    finally:
+        bpy.data.objects.remove(holder)
