@@ -272,8 +272,9 @@ def test_fixes_keep_the_colliders_size(clean_scene):
 def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(clean_scene,
                                                                                tmp_path):
     """A triangle-mesh shape on an Empty has no mesh (the export skips it; Check said
-    nothing); a local "Crate" in an excluded collection is not exported even when a linked
-    "Crate" is in the view layer (the check went by name)."""
+    nothing); a local "Crate" in an excluded collection is said to be left out by an export
+    of visible objects even when a linked "Crate" is in the view layer (the check went by
+    name)."""
     scene = bpy.context.scene
     h.set_physics(h.empty_object("Terrain"), motion_type="STATIC", shape_type="TRIMESH")
     assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}

@@ -111,7 +111,8 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
               or props.vehicle_part != "NONE" or props.is_seat)
     if tagged and not exported:
         yield Problem(obj.name, "not-exported",
-                      "has physics but is in an excluded collection: it will not be exported")
+                      "has physics but is in a collection excluded from the view layer: an "
+                      "export with Visible Objects on leaves it out (the default writes it)")
     if props.shape_type != "NONE":
         yield from _shape_problems(obj, fmt, depsgraph)
     if props.is_compound_trigger and props.use_filter:  # (nowhere to move it: no Fix)
