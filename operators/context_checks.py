@@ -53,11 +53,12 @@ def selection_problem(context: bpy.types.Context, obj: bpy.types.Object) -> str 
 
 def _selectable_in(layer: bpy.types.LayerCollection, obj: bpy.types.Object,
                    locked: bool) -> bool:
-    """Whether a path down the view layer's collections that is not excluded and not made
-    unselectable holds `obj` (Blender selects an object that one such path holds)."""
+    """Whether a path down the view layer's collections that is not excluded, not disabled
+    in viewports and not made unselectable holds `obj` (Blender selects an object that one
+    such path holds)."""
     if layer.exclude:
         return False
-    locked = locked or layer.collection.hide_select
+    locked = locked or layer.collection.hide_select or layer.collection.hide_viewport
     if not locked and has_object(layer.collection.objects, obj):
         return True
     return any(_selectable_in(child, obj, locked) for child in layer.children)

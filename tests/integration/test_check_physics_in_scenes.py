@@ -272,7 +272,7 @@ def test_another_scene_is_checked_with_its_own_view_layer(clean_scene):
 
 
 @pytest.mark.parametrize("case", ["hidden", "hide_select", "hide_viewport",
-                                  "collection_hide_select"])
+                                  "collection_hide_select", "two_collections"])
 def test_select_refuses_a_hidden_or_unselectable_object(clean_scene, case):
     collection = bpy.data.collections.new("C")
     clean_scene.collection.children.link(collection)
@@ -288,8 +288,13 @@ def test_select_refuses_a_hidden_or_unselectable_object(clean_scene, case):
         flat.hide_select = True
     elif case == "hide_viewport":
         flat.hide_viewport = True
-    else:
+    elif case == "collection_hide_select":
         collection.hide_select = True
+    else:  # one collection disabled in viewports, the other not selectable
+        second = bpy.data.collections.new("D")
+        clean_scene.collection.children.link(second)
+        second.objects.link(flat)
+        collection.hide_viewport, second.hide_select = True, True
     select_only(other)
     assert ("Flat", "degenerate-size", "fit") in listed()
     assert bpy.ops.gltf_physics.problem_select(index=index_of("Flat", "degenerate-size")) \
@@ -372,3 +377,35 @@ def test_a_fix_error_names_the_object_once():
         assert named(holder, "Holder.001 is linked") == "Holder: Holder.001 is linked"
     finally:
         bpy.data.objects.remove(holder)
+
+
+def test_scale_fix_is_offered_for_a_mesh_whose_only_other_user_is_a_fake_one(clean_scene):
+    barrel = h.set_physics(h.mesh_object("Barrel"), motion_type="DYNAMIC",
+                           shape_type="CYLINDER")
+    barrel.scale = (1, 1, 2)
+    barrel.data.use_fake_user = True  # (kept in the file: no other object uses it)
+    assert ("Barrel", "non-uniform-scale", "apply-scale") in listed()
+
+
+def test_hull_fix_keeps_a_moved_proxy_where_its_mesh_is(clean_scene):
+    """The user moved the hull proxy and gave it detail past the point limit: the Fix
+    simplifies it where it is (the points were moved by the proxy's offset twice)."""
+    rock = h.set_physics(h.mesh_object("Rock", "cube"), motion_type="DYNAMIC")
+    select_only(rock)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = rock.gltf_physics.mesh_object
+    proxy.location.x += 1.0
+    mesh = bpy.data.meshes.new("Detail")
+    bm = bmesh.new()
+    bmesh.ops.create_uvsphere(bm, u_segments=32, v_segments=16, radius=1.0)
+    bm.to_mesh(mesh)
+    bm.free()
+    proxy.data = mesh
+    bpy.context.view_layer.update()
+    before = world_x_extent(proxy)
+    assert ("Rock", "hull-too-many-points", "simplify-hull") in listed()
+    assert bpy.ops.gltf_physics.problem_fix(index=index_of("Rock", "hull-too-many-points")) \
+        == {"FINISHED"}
+    assert rock.gltf_physics.mesh_object == proxy
+    bpy.context.view_layer.update()
+    assert world_x_extent(proxy) == pytest.approx(before, abs=0.05)

@@ -91,7 +91,9 @@ def test_damping_and_margin_gltf_lacks_are_said(clean_scene):
     plain = native_body(h.mesh_object("Plain", location=(6, 0, 0)))  # Blender's defaults
     undamped = native_body(h.mesh_object("Undamped", location=(9, 0, 0)), linear_damping=0.0,
                            angular_damping=0.0)  # as glTF means
-    _changed, notes = convert.convert([buoy, rock, plain, undamped], FROM)
+    marginless = native_body(h.mesh_object("Marginless", location=(12, 0, 0)),
+                             type="PASSIVE", collision_shape="MESH", collision_margin=0.0)
+    _changed, notes = convert.convert([buoy, rock, plain, undamped, marginless], FROM)
     assert buoy.gltf_physics.mass == 4.0
     assert notes == [
         "Buoy: not kept (glTF has none): linear damping 0.9, angular damping 0.7, collision "

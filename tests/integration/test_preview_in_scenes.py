@@ -249,3 +249,27 @@ def test_the_preview_says_why_nothing_will_move_in_the_users_world(clean_scene, 
     assert ("is disabled" if how == "disabled" else "cache is baked") in said[0]
     assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
     assert world.enabled == (how != "disabled")
+
+
+@pytest.mark.parametrize("copy", ["EMPTY", "FULL_COPY"])
+def test_a_copied_scenes_preview_leaves_the_originals_alone(clean_scene, copy):
+    """A scene copied while its preview is on copies the preview's token too: the copy's
+    Preview and Remove Preview leave the original's rigid bodies, helpers and follow
+    constraint alone (they took them away)."""
+    original = clean_scene
+    cube = h.set_physics(h.mesh_object("Cube", "cube", (0, 0, 3)), motion_type="DYNAMIC",
+                         shape_type="BOX")
+    ball = _ball()  # (carried by a hidden helper it follows)
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    helpers = set(original.rigidbody_world.collection.objects)
+    bpy.ops.scene.new(type=copy)
+    if copy == "EMPTY":  # (a full copy's objects carry the preview's parts: refused there)
+        h.set_physics(h.mesh_object("Rock", "sphere", (0, 0, 5)), motion_type="DYNAMIC",
+                      shape_type="SPHERE")
+        assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert cube.rigid_body is not None and ball.constraints
+    assert set(original.rigidbody_world.collection.objects) == helpers
+    bpy.context.window.scene = original
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert cube.rigid_body is None and not ball.constraints

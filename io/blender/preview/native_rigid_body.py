@@ -346,8 +346,8 @@ def remove_preview(scene: bpy.types.Scene) -> list[str]:
         if collection.get(HELPER_TAG) and not collection.all_objects:
             bpy.data.collections.remove(collection)
     _give_back_frames(scene)
-    if PREVIEW_ID_TAG in scene and not _tagged_anywhere(scene):
-        del scene[PREVIEW_ID_TAG]
+    if PREVIEW_ID_TAG in scene and (_token_copied(scene) or not _tagged_anywhere(scene)):
+        del scene[PREVIEW_ID_TAG]  # (a copied token: this scene's next preview gets its own)
     return notes
 
 
@@ -628,11 +628,32 @@ def _tagged(scene: bpy.types.Scene, tag: str | None) -> list[bpy.types.Object]:
     if tag is None:
         return [obj for obj in _scene_objects(scene) if editable_problem(obj) is None]
     token = scene.get(PREVIEW_ID_TAG)
-    found = {obj for obj in _scene_objects(scene) if _of_preview(value(obj), scene)}
+    others = _other_scenes_objects(scene)
+    copied = _token_copied(scene)  # (then another scene's parts carry it too: left alone)
+    found = {obj for obj in _scene_objects(scene) if _of_preview(value(obj), scene)
+             and not (copied and obj in others)}
     if isinstance(token, str):
-        found.update(obj for obj in bpy.data.objects if value(obj) == token)
+        found.update(obj for obj in bpy.data.objects if value(obj) == token
+                     and obj not in others)
     return sorted((obj for obj in found if editable_problem(obj) is None),
                   key=lambda obj: obj.name_full)
+
+
+def _token_copied(scene: bpy.types.Scene) -> bool:
+    """True when another scene holds `scene`'s preview token: copying a scene copies it, so
+    tags alone cannot tell the two scenes' preview parts apart."""
+    token = scene.get(PREVIEW_ID_TAG)
+    return isinstance(token, str) and any(
+        other != scene and other.get(PREVIEW_ID_TAG) == token for other in bpy.data.scenes)
+
+
+def _other_scenes_objects(scene: bpy.types.Scene) -> set[bpy.types.Object]:
+    """The objects of every other scene and of its rigid body world."""
+    found: set[bpy.types.Object] = set()
+    for other in bpy.data.scenes:
+        if other != scene:
+            found |= _scene_objects(other)
+    return found
 
 
 def _proxy_preview(obj: bpy.types.Object) -> object:

@@ -23,17 +23,21 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
     point at it (a Shift+D copy's shape, said in `notes`), is left as it is and a new proxy
     is made."""
     source = obj if source is None else source
-    depsgraph = bpy.context.evaluated_depsgraph_get()
-    to_obj = None if source == obj else obj.matrix_world.inverted_safe() @ source.matrix_world
-    result = simplify_object_hull(source, depsgraph, max_points, to_obj)
-    if result.degenerate or result.volume_before <= 0.0:
-        raise ValueError(f"{source.name}'s mesh has no volume (its points lie on a plane, a "
-                         "line or a point): a convex hull needs some; nothing was made")
     props = obj.gltf_physics
     proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
         and editable_problem(props.mesh_object) is None else None  # (else its library's)
     shared = proxy is not None and [
         user for user in pointer_users().get(proxy.session_uid, ()) if user != obj]
+    # The hull's points in the space of the object holding them: our proxy when it is kept
+    # (where the user may have moved it), else `obj` (a new proxy sits at its origin).
+    holder = proxy if proxy is not None and not shared else obj
+    to_holder = None if source == holder else \
+        holder.matrix_world.inverted_safe() @ source.matrix_world
+    result = simplify_object_hull(source, bpy.context.evaluated_depsgraph_get(), max_points,
+                                  to_holder)
+    if result.degenerate or result.volume_before <= 0.0:
+        raise ValueError(f"{source.name}'s mesh has no volume (its points lie on a plane, a "
+                         "line or a point): a convex hull needs some; nothing was made")
     mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
     if proxy is None or shared:
         kept = proxy

@@ -86,8 +86,8 @@ def _run(objs: Iterable[bpy.types.Object], direction: str, notes: list[str]
     note = preview_skipped_note([obj.name for obj in skipped], direction)
     if note is not None:
         notes.append(note)
-    changed = [obj for obj, kind in done if kind not in (LEFT, PREVIEW_SKIPPED)]
-    return list(dict.fromkeys(changed)), done
+    changed = {obj for obj, kind in done if kind not in (LEFT, PREVIEW_SKIPPED)}
+    return sorted(changed, key=lambda obj: obj.name_full), done
 
 
 def convert_objects(objs: Iterable[bpy.types.Object], direction: str) -> list[str]:

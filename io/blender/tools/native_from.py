@@ -106,7 +106,8 @@ def _unkept_from_native(obj: bpy.types.Object, report: list[str], *, damping: bo
               if damping and min(abs(getattr(rb, key)),
                                  abs(getattr(rb, key) - defaults[key].default)) > TOLERANCE]
     custom = abs(rb.collision_margin - defaults["collision_margin"].default) > TOLERANCE
-    if rb.use_margin or (custom and rb.collision_shape in ("MESH", "CONE")):  # Blender's UI
+    used = rb.use_margin or (custom and rb.collision_shape in ("MESH", "CONE"))  # Blender's UI
+    if used and rb.collision_margin > TOLERANCE:  # (0 is what glTF means)
         unkept.append(f"collision margin {rb.collision_margin:g} m")
     if unkept:
         report.append(f"{obj.name}: not kept (glTF has none): " + ", ".join(unkept))

@@ -28,8 +28,9 @@ def scale_fix_problem(obj: bpy.types.Object) -> str | None:
     """Why the object's scale cannot be applied (Check Physics then offers no Fix), or None."""
     if obj.type != "MESH":
         return "only a mesh's scale can be applied"
-    if obj.data.users > 1:
-        return f"its mesh {obj.data.name} has {obj.data.users} users: only a single-user " \
+    users = obj.data.users - obj.data.use_fake_user  # (a fake user is no object)
+    if users > 1:
+        return f"its mesh {obj.data.name} has {users} users: only a single-user " \
             "mesh's scale can be applied"
     own = [a * b for a, b in zip(obj.scale, obj.delta_scale, strict=True)]
     if obj.parent is not None and all(abs(f - 1.0) <= UNIT for f in own):
