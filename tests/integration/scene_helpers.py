@@ -280,6 +280,34 @@ def build_car(scene=None) -> dict:
     return objs
 
 
+def rigid_body_world():
+    """The scene's Blender rigid body world, made (with its collections) when missing."""
+    scene = bpy.context.scene
+    if scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_add()
+    rbw = scene.rigidbody_world
+    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
+    rbw.constraints = rbw.constraints or bpy.data.collections.new("RigidBodyConstraints")
+    return rbw
+
+
+def linked_kit(objects, path: Path, name: str = "Kit"):
+    """`objects` moved into a new collection written alone to the library `path`; the file
+    emptied and that collection linked back (not yet into the scene), returned."""
+    kit = bpy.data.collections.new(name)
+    bpy.context.scene.collection.children.link(kit)
+    for obj in objects:
+        for users in list(obj.users_collection):
+            users.objects.unlink(obj)
+        kit.objects.link(obj)
+    bpy.data.libraries.write(str(path), {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(path), link=True) as (_src, dst):
+        dst.collections = [name]
+    return dst.collections[0]
+
+
 def overridden_from_library(obj, path: Path):
     """`obj` written alone to the library `path`, the file emptied, the object linked back
     into the scene and given a library override (returned)."""

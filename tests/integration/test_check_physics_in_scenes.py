@@ -137,14 +137,21 @@ def test_hull_fix_simplifies_the_shapes_mesh_source(clean_scene):
 # -- 3. Generate Convex Hull and a proxy another object uses ---------------------------------
 
 
-def test_hull_again_leaves_the_proxy_a_copy_uses(clean_scene):
+def rock_sharing_its_hull(scene):
+    """A "Rock" given a hull proxy, and a Shift+D copy of Rock alone whose shape still uses
+    that proxy: (rock, proxy, copy)."""
     rock = h.set_physics(h.mesh_object("Rock", "sphere"), motion_type="DYNAMIC")
     select_only(rock)
     assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
     proxy = rock.gltf_physics.mesh_object
-    copy = rock.copy()  # Shift+D of Rock alone: the copy's shape uses Rock's proxy
-    clean_scene.collection.objects.link(copy)
+    copy = rock.copy()
+    scene.collection.objects.link(copy)
     assert copy.gltf_physics.mesh_object == proxy
+    return rock, proxy, copy
+
+
+def test_hull_again_leaves_the_proxy_a_copy_uses(clean_scene):
+    rock, proxy, copy = rock_sharing_its_hull(clean_scene)
     before = world_x_extent(proxy)
     rock.data = rock.data.copy()  # the artist reshapes Rock only
     for vertex in rock.data.vertices:
@@ -167,12 +174,7 @@ def test_hull_again_leaves_the_proxy_a_copy_uses(clean_scene):
 
 
 def test_generate_convex_hull_says_it_left_a_shared_proxy(clean_scene, capfd):
-    rock = h.set_physics(h.mesh_object("Rock", "sphere"), motion_type="DYNAMIC")
-    select_only(rock)
-    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
-    proxy = rock.gltf_physics.mesh_object
-    copy = rock.copy()  # Shift+D of Rock alone: the copy's shape uses Rock's proxy
-    clean_scene.collection.objects.link(copy)
+    rock, proxy, copy = rock_sharing_its_hull(clean_scene)
     select_only(rock)
     capfd.readouterr()
     assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}

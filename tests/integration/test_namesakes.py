@@ -14,17 +14,8 @@ from tests.integration.conftest import MODULE
 def linked_crate_in_user_world(folder: Path, library_shape: str = "NONE") -> bpy.types.Object:
     """A library's "Crate" linked into the scene and into the user's own rigid body world
     collection; then a local "Crate" (same name, no library) with a dynamic box."""
-    kit = bpy.data.collections.new("Kit")
-    bpy.context.scene.collection.children.link(kit)
     crate = h.set_physics(h.mesh_object("Crate"), shape_type=library_shape)
-    bpy.context.scene.collection.objects.unlink(crate)
-    kit.objects.link(crate)
-    library = str(folder / "lib.blend")
-    bpy.data.libraries.write(library, {kit}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(library, link=True) as (_source, target):
-        target.collections = ["Kit"]
-    linked = bpy.data.collections["Kit"].objects["Crate"]
+    linked = h.linked_kit([crate], folder / "lib.blend").objects["Crate"]
     scene = bpy.context.scene
     scene.collection.objects.link(linked)
     bpy.ops.rigidbody.world_add()

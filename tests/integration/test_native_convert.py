@@ -24,15 +24,7 @@ def collections(*numbers: int) -> tuple[bool, ...]:
     return tuple(i + 1 in numbers for i in range(20))
 
 
-def world():
-    scene = bpy.context.scene
-    if scene.rigidbody_world is None:
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
-    rbw = scene.rigidbody_world
-    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
-    rbw.constraints = rbw.constraints or bpy.data.collections.new("RigidBodyConstraints")
-    return rbw
+world = h.rigid_body_world
 
 
 def native_body(obj, **values):

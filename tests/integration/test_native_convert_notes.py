@@ -21,13 +21,7 @@ def body(name: str, x: float = 0.0, **physics):
 
 
 def native_body(obj, **values):
-    scene = bpy.context.scene
-    if scene.rigidbody_world is None:
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
-    rbw = scene.rigidbody_world
-    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
-    rbw.collection.objects.link(obj)
+    h.rigid_body_world().collection.objects.link(obj)
     for key, value in values.items():
         setattr(obj.rigid_body, key, value)
     return obj

@@ -42,19 +42,11 @@ def extent(obj) -> list[float]:
 
 def linked_big_crate(folder: Path) -> bpy.types.Object:
     """A library's 10 m "Crate" (a dynamic box) linked into an emptied file."""
-    kit = bpy.data.collections.new("Kit")
-    bpy.context.scene.collection.children.link(kit)
     crate = h.set_physics(h.mesh_object("Crate", size=10.0), motion_type="DYNAMIC",
                           shape_type="BOX")
-    bpy.context.scene.collection.objects.unlink(crate)
-    kit.objects.link(crate)
-    library = str(folder / "lib.blend")
-    bpy.data.libraries.write(library, {kit}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(library, link=True) as (_source, target):
-        target.collections = ["Kit"]
-    bpy.context.scene.collection.children.link(bpy.data.collections["Kit"])
-    return bpy.data.collections["Kit"].objects["Crate"]
+    kit = h.linked_kit([crate], folder / "lib.blend")
+    bpy.context.scene.collection.children.link(kit)
+    return kit.objects["Crate"]
 
 
 # -- 1. decomposition by identity, never a linked object ----------------------------------
