@@ -9,13 +9,13 @@ names them instead.
 """
 
 from collections import Counter
-from collections.abc import Iterable
 
 import bpy
 from mathutils import Vector
 
 from ... import axes
 from ...gravity import unit
+from ..instances import instance_counts
 from ..tools.ownership import TAG_PREFIX
 from .bridge import world_gravity_of
 
@@ -54,28 +54,9 @@ def unpreviewed_volumes(scene: bpy.types.Scene) -> list[str]:
     """The names of the scene's gravity volumes, which the preview cannot show: its own
     objects' and those of the collections it instances (nested too), each volume named once,
     "×n" when it is there n times."""
-    counts = _volume_counts(scene.objects, {}, set())
-    return sorted(obj.name_full + (f" ×{n}" if n > 1 else "") for obj, n in counts.items())
-
-
-def _volume_counts(objects: Iterable[bpy.types.Object],
-                   memo: dict[bpy.types.Collection, Counter[bpy.types.Object]],
-                   walking: set[bpy.types.Collection]) -> Counter[bpy.types.Object]:
-    """How many times each gravity volume is among `objects` and in the collections they
-    instance; each collection is walked once (`memo`), a cycle not at all (`walking`)."""
-    counts: Counter[bpy.types.Object] = Counter()
-    for obj in objects:
-        if obj.gltf_physics.gravity_type != "NONE":
-            counts[obj] += 1
-        kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
-        if kit is None or kit in walking:
-            continue
-        if kit not in memo:
-            walking.add(kit)
-            memo[kit] = _volume_counts(kit.all_objects, memo, walking)
-            walking.discard(kit)
-        counts.update(memo[kit])
-    return counts
+    counts = Counter(scene.objects) + instance_counts(scene.objects)
+    return sorted(obj.name_full + (f" ×{n}" if n > 1 else "") for obj, n in counts.items()
+                  if obj.gltf_physics.gravity_type != "NONE")
 
 
 def preview_note(scene: bpy.types.Scene) -> str:

@@ -18,6 +18,7 @@ from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
 from ..gravity.checks import gravity_findings
+from ..instances import instance_counts
 from ..settings.properties import FILTER_FIELDS, MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 
 THIN = 0.01
@@ -77,30 +78,13 @@ def _check(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> list[Prob
     depsgraph = view_layer.depsgraph
     # (objects, not names: a linked one may share one); a collection's objects that an
     # instancer of the view layer places are exported with each instance
-    exported = set(view_layer.objects) | _instanced(view_layer.objects)
+    exported = set(view_layer.objects) | set(instance_counts(view_layer.objects))
     problems: list[Problem] = []
     layers = len(scene.gltf_physics.layers)
     for obj in objects:
         problems.extend(replace(problem, target=obj) for problem in _object_problems(
             obj, fmt, obj in exported, layers, depsgraph))
     return problems
-
-
-def _instanced(instancers: "bpy.types.bpy_prop_collection") -> set[bpy.types.Object]:
-    """The objects of the collections these objects instance (nested instances too)."""
-    found: set[bpy.types.Object] = set()
-    seen: set[bpy.types.Collection] = set()
-    todo = [o.instance_collection for o in instancers if o.instance_type == "COLLECTION"]
-    while todo:
-        collection = todo.pop()
-        if collection is None or collection in seen:
-            continue
-        seen.add(collection)
-        for obj in collection.all_objects:
-            found.add(obj)
-            if obj.instance_type == "COLLECTION":
-                todo.append(obj.instance_collection)
-    return found
 
 
 def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int,

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What collection instances place: the objects of the collections some objects instance."""
+
+from collections import Counter
+from collections.abc import Iterable
+
+import bpy
+
+
+def instance_counts(objects: Iterable[bpy.types.Object]) -> Counter[bpy.types.Object]:
+    """How many times each object is placed by the collection instances among `objects`,
+    nested instances too (each collection is walked once; a cycle is not followed)."""
+    return _placed(objects, {}, set())
+
+
+def _placed(objects: Iterable[bpy.types.Object],
+            memo: dict[bpy.types.Collection, Counter[bpy.types.Object]],
+            walking: set[bpy.types.Collection]) -> Counter[bpy.types.Object]:
+    counts: Counter[bpy.types.Object] = Counter()
+    for obj in objects:
+        kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+        if kit is None or kit in walking:
+            continue
+        if kit not in memo:
+            walking.add(kit)
+            members = list(kit.all_objects)
+            memo[kit] = Counter(members) + _placed(members, memo, walking)
+            walking.discard(kit)
+        counts.update(memo[kit])
+    return counts
