@@ -47,6 +47,7 @@ from .ownership import (
     mark,
     pointer_users,
     remove_made,
+    still_used,
 )
 from .property_copy import copy_group
 
@@ -234,10 +235,7 @@ def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> int:
 def _note_kept(notes: list[str] | None, thing: bpy.types.Object,
                users: list[bpy.types.Object], what: str) -> None:
     if notes is not None:
-        who = users[0].name if len(users) == 1 else \
-            f"{users[0].name} and {len(users) - 1} more object(s)"
-        uses = "uses" if len(users) == 1 else "use"
-        notes.append(f"{thing.name} was kept: {who} still {uses} it ({what}); delete it when "
+        notes.append(f"{thing.name} was kept: {still_used(users)} ({what}); delete it when "
                      "nothing does")
 
 

@@ -6,7 +6,15 @@ import bpy
 from ...hull import ENGINE_MAX_POINTS
 from .editable import editable_problem
 from .hull import hull_mesh, simplify_object_hull
-from .ownership import HULL_PROXY, link_like, made_by, mark, pointer_users, remove_mesh
+from .ownership import (
+    HULL_PROXY,
+    link_like,
+    made_by,
+    mark,
+    pointer_users,
+    remove_mesh,
+    still_used,
+)
 
 HULL_SUFFIX = ".hull"
 
@@ -49,11 +57,8 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
         proxy.gltf_physics.collision_only = True
         mark(proxy, HULL_PROXY, obj)
         if kept is not None and notes is not None:
-            who = shared[0].name if len(shared) == 1 else \
-                f"{shared[0].name} and {len(shared) - 1} more object(s)"
-            notes.append(f"{kept.name} was kept as it is: {who} still "
-                         f"{'uses' if len(shared) == 1 else 'use'} it; {obj.name} has a new "
-                         f"proxy, {proxy.name}")
+            notes.append(f"{kept.name} was kept as it is: {still_used(shared)}; {obj.name} "
+                         f"has a new proxy, {proxy.name}")
     else:
         old = proxy.data
         proxy.data = mesh

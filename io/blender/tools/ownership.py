@@ -75,6 +75,14 @@ def pointer_users() -> dict[int, list[bpy.types.Object]]:
     return found
 
 
+def still_used(users: list[bpy.types.Object]) -> str:
+    """"<user> still uses it" (or "<user> and N more object(s) still use it"): why a thing
+    of ours is kept (`users`: from `pointer_users`, not empty)."""
+    if len(users) == 1:
+        return f"{users[0].name} still uses it"
+    return f"{users[0].name} and {len(users) - 1} more object(s) still use it"
+
+
 def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None = None,
                 users: dict[int, list[bpy.types.Object]] | None = None) -> bool:
     """Delete `obj` when `tool` made it (for `owner`) and no object's physics settings point
