@@ -29,6 +29,12 @@ class Issue:
 LIST_LIMIT = 100
 
 
+def listing(names: list[str], limit: int = LIST_LIMIT) -> str:
+    """The first `limit` names joined, the rest counted ("a, b and 3 more")."""
+    more = len(names) - limit
+    return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
 @dataclass(slots=True)
 class Report:
     """Collects issues; codecs append to it instead of raising. The first `LIST_LIMIT`

@@ -7,6 +7,7 @@ from ..io.blender.gravity import preview as gravity_preview
 from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.property_copy import copy_group, kept_items_problem
+from ..io.diagnostics import listing
 from .context_checks import has_scene
 
 
@@ -117,8 +118,7 @@ def _instanced_note(count: int) -> str:
 
 
 def _names(objects: list[bpy.types.Object]) -> str:
-    shown = ", ".join(obj.name for obj in objects[:5])
-    return shown + (f" and {len(objects) - 5} more" if len(objects) > 5 else "")
+    return listing([obj.name for obj in objects], 5)
 
 
 def _say_left_out(op: bpy.types.Operator, instanced: int, kit_bodies: list[bpy.types.Object],

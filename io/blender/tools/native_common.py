@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import bpy
 
-from ...diagnostics import LIST_LIMIT
+from ...diagnostics import listing
 from ..bridge.fitting import Fit, fit_shape
 from ..settings.properties import MAX_LAYERS
 from .editable import editable_problem
@@ -85,9 +85,7 @@ def preview_skipped_note(names: list[str], direction: str) -> str | None:
     one, several = _PREVIEW_SKIPPED[direction]
     if len(names) == 1:
         return one.format(names[0])
-    more = len(names) - LIST_LIMIT
-    listed = ", ".join(names[:LIST_LIMIT]) + (f" and {more} more" if more > 0 else "")
-    return several.format(len(names), listed)
+    return several.format(len(names), listing(names))
 
 
 def is_preview(id_block: bpy.types.ID) -> bool:
