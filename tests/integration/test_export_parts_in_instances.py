@@ -31,9 +31,12 @@ def said(caplog, code: str) -> list[str]:
 
 
 def export_logged(path: Path, fmt: str, caplog, **options) -> dict:
+    """Export (its log in `caplog`), checked against the schemas and glTF-Validator."""
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        return h.export(path, fmt, **options)
+        gltf = h.export(path, fmt, **options)
+    h.assert_valid(path)
+    return gltf
 
 
 def to_gltf(v) -> Vector:

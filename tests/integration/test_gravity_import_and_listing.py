@@ -13,6 +13,7 @@ import bpy
 import pytest
 
 from tests.integration.conftest import MODULE
+from tests.integration.scene_helpers import assert_valid
 from tests.integration.test_gravity import _trigger
 from tests.integration.test_meaning_roundtrip import export_logged, reported_codes
 
@@ -129,6 +130,7 @@ def test_khr_names_an_instanced_volume_once_with_its_count(clean_scene, tmp_path
     for i in range(3):
         _instancer(f"Kit{i}", kit, clean_scene.collection, 60.0 * i)
     log = export_logged(tmp_path / "khr.gltf", "KHR", caplog)
+    assert_valid(tmp_path / "khr.gltf")
     said = [line for line in log if "[khr-no-gravity]" in line]
     assert len(said) == 1 and reported_codes(log)["khr-no-gravity"] == 1
     assert said[0].count("point volume on node Well") == 1

@@ -41,6 +41,7 @@ def _named_file(tmp_path: Path) -> Path:
     collider["collisionFilter"] = len(root["collisionFilters"]) - 1
     collider["geometry"]["shape"] = len(shapes) - 1
     path.write_text(json.dumps(gltf))
+    h.assert_valid(path)
     return path
 
 
@@ -84,6 +85,7 @@ def test_names_set_in_blender_are_written(clean_scene, tmp_path):
                   mesh_source="SELF", shape_name="Rock hull", use_material=True,
                   material_name="Granite")
     gltf = h.export(tmp_path / "rock.gltf", "OMI")
+    h.assert_valid(tmp_path / "rock.gltf")
     assert _entry(gltf, "Rock", "OMI", "shape")["name"] == "Rock hull"
     assert _entry(gltf, "Rock", "OMI", "material")["name"] == "Granite"
 
@@ -94,9 +96,11 @@ def test_a_shaped_gravity_volumes_shape_name_comes_back(clean_scene, tmp_path):
                   gravity_shape_name="Pull box")
     path = tmp_path / "well.gltf"
     h.export(path, "OMI")
+    h.assert_valid(path)
     h.import_file(path)
     assert bpy.data.objects["Well"].gltf_physics.gravity_shape_name == "Pull box"
     gltf = h.export(tmp_path / "again.gltf", "OMI")
+    h.assert_valid(tmp_path / "again.gltf")
     names = [s.get("name") for s in gltf["extensions"]["OMI_physics_shape"]["shapes"]]
     assert names.count("Pull box") == 1
 
