@@ -166,7 +166,10 @@ def _raise_for(status: int, message: str, memory: int) -> None:
     if status == 0:
         return
     last = message.splitlines()[-1] if message else ""
-    if status == OUT_OF_MEMORY or "MemoryError" in message or "bad_alloc" in message:
+    # (a library may end the child itself on a failed allocation: OpenBLAS exits with 1 and
+    # "OpenBLAS error: Memory allocation still failed after 10 retries, giving up.")
+    if status == OUT_OF_MEMORY or "MemoryError" in message or "bad_alloc" in message \
+            or "memory allocation" in message.lower():
         raise ChildError(f"CoACD ran out of memory (budget {memory >> 20:,} MiB)")
     if status == FAILED:
         raise ChildError(f"CoACD failed: {last}")

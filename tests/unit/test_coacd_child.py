@@ -76,6 +76,16 @@ def test_memory_past_the_budget_ends_the_child(megabytes):
                               budget=coacd_child.Budget(memory=megabytes << 20))
 
 
+@pytest.mark.parametrize("status, message", [
+    (coacd_child.OUT_OF_MEMORY, ""),
+    (coacd_child.FAILED, "MemoryError"),
+    (1, "OpenBLAS error: Memory allocation still failed after 10 retries, giving up."),
+])
+def test_a_child_out_of_memory_is_said_so_however_it_ended(status, message):
+    with pytest.raises(coacd_child.ChildError, match=r"ran out of memory \(budget 140 MiB\)"):
+        coacd_child._raise_for(status, message, 140 << 20)
+
+
 def test_a_cancel_kills_the_child_at_once(children):
     class CancelledError(Exception):
         pass
