@@ -86,7 +86,7 @@ class GLTF_PHYSICS_OT_joint_add(bpy.types.Operator):
 
 
 class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
-    """Turn the joint's preset into an editable list of custom limits"""
+    """Turn the joint's preset into an editable list of custom limits (its drives are kept)"""
 
     bl_idname = "gltf_physics.joint_to_custom"
     bl_label = "Edit as Custom"
@@ -104,13 +104,13 @@ class GLTF_PHYSICS_OT_joint_to_custom(bpy.types.Operator):
         obj = context.object
         if refuse(self, [obj]):
             return {"CANCELLED"}
-        for name in ("limits", "drives"):  # the custom lists are written afresh
-            problem = removal_problem(obj, lambda ref, n=name: getattr(
-                ref.gltf_physics, f"joint_{n}"), 0, f"{name[:-1].capitalize()} 1")
-            if problem:
-                self.report({"ERROR"}, f"{problem}, so the lists cannot be written afresh; "
-                            "nothing was changed")
-                return {"CANCELLED"}
+        # the limits are written afresh (the drives are kept): a library override cannot
+        # remove its library's limits
+        problem = removal_problem(obj, lambda ref: ref.gltf_physics.joint_limits, 0, "Limit 1")
+        if problem:
+            self.report({"ERROR"}, f"{problem}, so the limits cannot be written afresh; "
+                        "nothing was changed")
+            return {"CANCELLED"}
         props = obj.gltf_physics
         write_custom(props, settings_of(props).limits)  # as read from a file when unedited
         return {"FINISHED"}

@@ -5,6 +5,7 @@ import bpy
 
 from ..io.blender.settings.properties import MAX_LAYERS
 from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.diagnostics import listing
 from ..io.layer_names import new_layer_name, unique_name
 from .context_checks import has_scene
 
@@ -31,7 +32,35 @@ class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
         layer = settings.layers.add()
         layer.name = unique_name(self.name, taken) if self.name else new_layer_name(taken)
         settings.active_layer = len(settings.layers) - 1
+        warning = _ticked_already(exported_objects(context.scene), settings.active_layer,
+                                  layer.name)
+        if warning:
+            self.report({"WARNING"}, warning)
         return {"FINISHED"}
+
+
+def _ticked_already(objects: list[bpy.types.Object], index: int, layer: str) -> str | None:
+    """What to tell of `objects` ticking slot `index` before its layer was added, or None.
+    Ticks beyond a scene's layers are kept (another scene's layers, the file's an object came
+    from): they stay, as they may be wanted."""
+    members = [o for o in objects if o.gltf_physics.filter_layers[index]]
+    targets = [o for o in objects if o.gltf_physics.filter_targets[index]]
+    ticking = sorted(set(members + targets), key=lambda o: o.name)
+    if not ticking:
+        return None
+    one = len(ticking) == 1
+    they, them, are, their = (
+        ("it", "it", "is", "its") if one else ("they", "them", "are", "their"))
+    where = f"the new layer '{layer}'"
+    if members and targets:
+        meaning = f"{they} {are} in {where} or {their} Collides rule names it"
+    elif members:
+        meaning = f"{they} {are} in {where}"
+    else:
+        meaning = f"{their} Collides rule names {where}"
+    return f"{listing([o.name for o in ticking], 5)} already tick{'s' * one} layer " \
+        f"{index + 1} (set in another scene or in the file {they} came from): now " \
+        f"{meaning}; untick {them} if not"
 
 
 class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):

@@ -12,7 +12,7 @@ ANALYTIC = {"BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"}
 
 
 class GLTF_PHYSICS_OT_fit_shape(bpy.types.Operator):
-    """Fit the shape of the selected objects to their evaluated mesh and keep the values as custom dimensions"""
+    """Fit the shapes of the selected objects and the active one to their evaluated mesh and keep the values as custom dimensions"""
 
     bl_idname = "gltf_physics.fit_shape"
     bl_label = "Fit Now"

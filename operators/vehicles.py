@@ -12,6 +12,7 @@ from ..io.blender.exporter.mass_bridge import ASSUMED_DENSITY
 from ..io.blender.gravity.bridge import has_gravity
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.ownership import WHEEL, link_like, made_by, mark
+from ..io.diagnostics import listing
 from .context_checks import has_scene, in_view_layer, select_only
 
 STEERING_ANGLE = 0.6  # rad, front wheels
@@ -114,15 +115,34 @@ class GLTF_PHYSICS_OT_wheels_add(bpy.types.Operator):
 
 def _refusal(context: bpy.types.Context, vehicle: bpy.types.Object) -> str | None:
     """Why no wheels are added: the vehicle is not in the view layer, or has wheels already
-    (never replaced: they may have been tuned)."""
+    (whoever made them: never replaced or doubled, they may have been tuned)."""
     if not in_view_layer(context, vehicle):
         return f"{vehicle.name} is not in this view layer (an excluded collection or " \
             "another scene): the wheels could not be shown or selected"
-    made = [c for c in vehicle.children if made_by(c, WHEEL, vehicle)]
-    if made:
-        return f"{vehicle.name} already has {len(made)} wheel(s) from Add Wheels, kept as " \
-            "they are (they may be tuned): delete them to add new ones"
+    wheels = _wheels_of(vehicle)
+    if wheels:
+        return f"{vehicle.name} already has {len(wheels)} wheel(s) " \
+            f"({listing([w.name for w in wheels], 5)}), kept as they are (they may be " \
+            "tuned): delete them to add new ones"
     return None
+
+
+def _wheels_of(vehicle: bpy.types.Object) -> list[bpy.types.Object]:
+    """The vehicle's wheels: its descendants that are wheel parts or Add Wheels made for it
+    (those under a vehicle of their own are that one's)."""
+    found, pending = [], list(vehicle.children)
+    while pending:
+        obj = pending.pop(0)
+        if obj.gltf_physics.vehicle_part == "WHEEL" or made_by(obj, WHEEL, vehicle):
+            found.append(obj)
+        if not _is_vehicle(obj):
+            pending.extend(obj.children)
+    return sorted(found, key=lambda o: o.name)
+
+
+def _is_vehicle(obj: bpy.types.Object) -> bool:
+    props = obj.gltf_physics
+    return props.is_vehicle and props.motion_type == "DYNAMIC"
 
 
 def _markers(context: bpy.types.Context, vehicle: bpy.types.Object
