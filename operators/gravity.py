@@ -5,9 +5,11 @@ from typing import Any
 
 import bpy
 
-from ..io.blender.gravity.bridge import object_line_points
+from ..io.blender.gravity.bridge import evaluates, object_line_points
 from ..io.blender.gravity.properties import LINE_OBJECT_TYPES
+from ..io.blender.instances import instance_counts
 from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
+from ..io.blender.tools.native_common import has_object
 from .context_checks import has_scene
 
 
@@ -108,11 +110,15 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
             what = "first" if source is None else f"({source.name} is a {source.type.lower()} now)"
             self.report({"ERROR"}, f"Pick a curve or mesh object {what}; nothing was changed")
             return {"CANCELLED"}
+        depsgraph = context.evaluated_depsgraph_get()
+        if not evaluates(depsgraph, source):
+            self.report({"ERROR"}, _not_evaluated(context.scene, source))
+            return {"CANCELLED"}
         if props.gravity_line_points and (problem := _point_removal_problem(obj, 0)):
             self.report({"ERROR"}, f"{problem}, so its points cannot be replaced; nothing "
                         "was changed")
             return {"CANCELLED"}
-        points = object_line_points(obj, source)
+        points = object_line_points(obj, source, depsgraph)
         if len(points) < 2:
             what = "only 1 vertex" if points else "no vertices"
             self.report({"ERROR"}, f"{source.name} has {what} (a line needs 2); nothing was "
@@ -124,6 +130,17 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
         props.gravity_line_source = "POINTS"
         self.report({"INFO"}, f"{len(points)} points copied from {source.name}")
         return {"FINISHED"}
+
+
+def _not_evaluated(scene: bpy.types.Scene, source: bpy.types.Object) -> str:
+    """Why Copy Points refuses a line object the view layer does not evaluate (Blender would
+    read its own mesh, without its modifiers)."""
+    if has_object(scene.objects, source) or source in instance_counts(scene.objects):
+        return f"{source.name} is not evaluated in this view layer (it or its collection is " \
+            "excluded or disabled in viewports): enable it so its modifiers count; nothing " \
+            "was changed"
+    return f"{source.name} is not in this scene: link it here so its modifiers count; " \
+        "nothing was changed"
 
 
 CLASSES = (GLTF_PHYSICS_OT_gravity_point_add, GLTF_PHYSICS_OT_gravity_point_remove,

@@ -38,16 +38,19 @@ def has_gravity(props: bpy.types.PropertyGroup) -> bool:
 
 
 def gravity_of(obj: bpy.types.Object, yup: bool = True,
-               mesh_ref: Callable[[bpy.types.Object], Any] | None = None) -> Gravity | None:
+               mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
+               depsgraph: bpy.types.Depsgraph | None = None) -> Gravity | None:
     """The object's gravity volume in glTF axes (None when it has none). A convex or
-    triangle-mesh shape's `mesh` is `mesh_ref(obj)` (an export's mesh), else its mesh object."""
+    triangle-mesh shape's `mesh` is `mesh_ref(obj)` (an export's mesh), else its mesh object;
+    a line's object is read as `depsgraph` (the context's by default) evaluates it."""
     props = obj.gltf_physics
     if props.gravity_type not in GRAVITY_KIND:
         return None
     kind = GRAVITY_KIND[props.gravity_type]
     values = {row.attr: to_model(row, getattr(props, row.prop), yup) for row in GRAVITY}
     if kind == "line":
-        values["points"] = tuple(axes.vector_to_gltf(tuple(p), yup) for p in line_points(obj))
+        values["points"] = tuple(axes.vector_to_gltf(tuple(p), yup)
+                                 for p in line_points(obj, depsgraph))
     if kind == "shaped":
         values["shape"] = _shape_of(obj, yup, mesh_ref)
     return Gravity(kind=kind, **values)  # type: ignore[arg-type]
@@ -63,26 +66,42 @@ def shape_mesh_object(obj: bpy.types.Object) -> bpy.types.Object | None:
     return source if source is not None and source.type == "MESH" else None
 
 
-def line_points(obj: bpy.types.Object) -> list[Vector]:
+def line_points(obj: bpy.types.Object,
+                depsgraph: bpy.types.Depsgraph | None = None) -> list[Vector]:
     """The line's points in the object's space: its own list, or the vertices of the picked
-    curve or mesh object (evaluated, in vertex order)."""
+    curve or mesh object (see `object_line_points`)."""
+    source = line_object(obj)
+    if source is None:
+        return [Vector(point.co) for point in obj.gltf_physics.gravity_line_points]
+    return object_line_points(obj, source, depsgraph)
+
+
+def line_object(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The object a line takes its points from (None when it uses its own list)."""
     props = obj.gltf_physics
-    source = props.gravity_line_object
-    if props.gravity_line_source != "OBJECT" or source is None:
-        return [Vector(point.co) for point in props.gravity_line_points]
-    return object_line_points(obj, source)
+    return props.gravity_line_object if props.gravity_line_source == "OBJECT" else None
 
 
-def object_line_points(obj: bpy.types.Object, source: bpy.types.Object) -> list[Vector]:
-    """The vertices of the curve or mesh object `source` (evaluated, in vertex order) in
-    `obj`'s space."""
+def evaluates(depsgraph: bpy.types.Depsgraph, source: bpy.types.Object) -> bool:
+    """Whether `depsgraph` evaluates `source` (its view layer holds it, or one of its
+    collection instancers places it, enabled in viewports); else Blender reads the object's
+    own mesh, without its modifiers. (`evaluated_get(...).is_evaluated` does not tell: an
+    object only a setting points to gets an unevaluated copy.)"""
+    return any(each.original == source for each in depsgraph.ids)
+
+
+def object_line_points(obj: bpy.types.Object, source: bpy.types.Object,
+                       depsgraph: bpy.types.Depsgraph | None = None) -> list[Vector]:
+    """The vertices of the curve or mesh object `source` as `depsgraph` (the context's by
+    default) evaluates it, in vertex order, in `obj`'s space."""
     if source.type not in LINE_OBJECT_TYPES:  # (converted to another type since picked)
         return []
-    depsgraph = bpy.context.evaluated_depsgraph_get()
+    if depsgraph is None:
+        depsgraph = bpy.context.evaluated_depsgraph_get()
     evaluated = source.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
-        to_local = obj.matrix_world.inverted_safe() @ source.matrix_world
+        to_local = obj.matrix_world.inverted_safe() @ evaluated.matrix_world
         return [to_local @ v.co for v in mesh.vertices] if mesh is not None else []
     finally:
         evaluated.to_mesh_clear()

@@ -4,6 +4,7 @@ and the world gravity of the scene the export started in (another exported scene
 differs is said, not written)."""
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 import bpy
@@ -12,7 +13,8 @@ from ... import rules
 from ...diagnostics import Report
 from ...gravity import Gravity, GravityScene
 from ...model import NodePhysics, PhysicsScene, Trigger
-from .bridge import gravity_of, world_gravity_of
+from .bridge import evaluates, gravity_of, line_object, world_gravity_of
+from .properties import LINE_OBJECT_TYPES
 
 
 def has_world_gravity(scenes: Iterable[bpy.types.Scene] = ()) -> bool:
@@ -59,7 +61,7 @@ def export_gravity(
         obj = record.obj
         if id(obj) not in volumes:
             try:
-                volumes[id(obj)] = gravity_of(obj, yup, mesh_ref)
+                volumes[id(obj)] = _volume_of(obj, yup, mesh_ref, scenes, report)
             except ValueError as exc:  # (a stored value this release does not know)
                 report.warn("export-failed", obj.name, f"gravity skipped: {exc}")
                 failed.add(id(obj))
@@ -75,6 +77,34 @@ def export_gravity(
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
         gravity.nodes[record.node] = volume
     return gravity
+
+
+def _volume_of(obj: bpy.types.Object, yup: bool,
+               mesh_ref: Callable[[bpy.types.Object], Any] | None,
+               scenes: Sequence[bpy.types.Scene], report: Report) -> Gravity | None:
+    """The object's volume; a line's object is read as an exported scene evaluates it (when
+    none does, its own mesh is written, without its modifiers: said)."""
+    source = line_object(obj) if obj.gltf_physics.gravity_type == "LINE" else None
+    if source is None or source.type not in LINE_OBJECT_TYPES:
+        return gravity_of(obj, yup, mesh_ref)
+    depsgraph = _reading_depsgraph(source, scenes)
+    if depsgraph is None:
+        report.warn("gravity-line-object-not-evaluated", obj.name,
+                    f"its line object {source.name} is in no exported scene (or is excluded "
+                    "or disabled in viewports there): its points are written from its own "
+                    f"mesh, without its modifiers (link {source.name} into the scene)")
+    return gravity_of(obj, yup, mesh_ref, depsgraph)
+
+
+def _reading_depsgraph(source: bpy.types.Object, scenes: Sequence[bpy.types.Scene]
+                       ) -> bpy.types.Depsgraph | None:
+    """The depsgraph that evaluates a line's object `source`: the exporting scene's, else
+    one of an exported scene's view layers (the exporter evaluated it); None when none does."""
+    here = bpy.context.evaluated_depsgraph_get()
+    others = (layer.depsgraph for scene in scenes if scene != bpy.context.scene
+              for layer in scene.view_layers)
+    return next((each for each in chain([here], others)
+                 if each is not None and evaluates(each, source)), None)
 
 
 def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], yup: bool,
