@@ -6,13 +6,20 @@ import bpy
 from ..io.blender.gravity import preview as gravity_preview
 from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.tools.property_copy import copy_group, kept_items_problem
+from ..io.blender.tools.property_copy import (
+    BODY,
+    copy_group,
+    copy_role,
+    kept_items_problem,
+    lacking_links,
+    own_sources,
+)
 from ..io.diagnostics import listing
 from .context_checks import has_scene
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
-    """Copy the active object's glTF physics settings to every other selected object (not its links to other objects: seat, joint partners, mesh proxy)"""
+    """Copy the active object's glTF physics settings to the other selected objects of its role or of none: a body's to bodies, a joint's to joints, a wheel's to wheels (what the tools made and collision-only proxies are left alone otherwise). Links to other objects (seat, joint partners, mesh proxy, line object) stay each object's own"""
 
     bl_idname = "gltf_physics.copy_settings"
     bl_label = "Copy Physics to Selected"
@@ -24,21 +31,69 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         if active is None or not any(o != active for o in context.selected_objects):
             cls.poll_message_set("Select the objects to copy to, then the source as active")
             return False
-        return poll_refusal(cls, [o for o in context.selected_objects if o != active])
+        targets, others = _targets_by_role(active, context.selected_objects)
+        if not targets:
+            cls.poll_message_set(_other_roles(active, others))
+            return False
+        return poll_refusal(cls, targets)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         source = context.active_object
-        targets = [o for o in context.selected_objects if o != source]
+        targets, others = _targets_by_role(source, context.selected_objects)
         if refuse(self, targets):
             return {"CANCELLED"}
         kept = next(filter(None, map(kept_items_problem, targets)), None)
         if kept is not None:
             self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
+        without_links: dict[str, list[str]] = {}
         for target in targets:
             copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's
+            for change in _own_links_only(source, target):
+                without_links.setdefault(change, []).append(target.name)
         self.report({"INFO"}, f"Copied physics of {source.name} to {len(targets)} object(s)")
+        if others:
+            self.report({"WARNING"}, _other_roles(source, others))
+        if without_links:
+            self.report({"WARNING"}, _without_links(without_links))
         return {"FINISHED"}
+
+
+def _targets_by_role(source: bpy.types.Object, selected: list[bpy.types.Object]
+                     ) -> tuple[list[bpy.types.Object], list[bpy.types.Object]]:
+    """The selected objects to copy to (of the source's role or of none), and the others.
+    A source without physics is as a body: it copies onto bodies (clears them)."""
+    role = copy_role(source) or BODY
+    targets, others = [], []
+    for obj in selected:
+        if obj != source:
+            (targets if copy_role(obj) in (None, role) else others).append(obj)
+    return targets, others
+
+
+def _other_roles(source: bpy.types.Object, others: list[bpy.types.Object]) -> str:
+    """The objects left out, by role, and why."""
+    by_role: dict[str, list[str]] = {}
+    for obj in sorted(others, key=lambda o: o.name):
+        by_role.setdefault(copy_role(obj), []).append(obj.name)
+    roles = "; ".join(f"{listing(names, 3)} ({role})" for role, names in by_role.items())
+    role = copy_role(source) or "no physics"
+    return f"Not copied onto what has another role than {source.name} ({role}): {roles}; " \
+           "make one of them active to copy between them"
+
+
+def _own_links_only(source: bpy.types.Object, target: bpy.types.Object) -> list[str]:
+    """What a copied target without links of its own got instead, or lacks."""
+    props = target.gltf_physics
+    return own_sources(props) + [f"no {link}" for link in lacking_links(source.gltf_physics,
+                                                                         props)]
+
+
+def _without_links(changes: dict[str, list[str]]) -> str:
+    """The targets that have no link of their own where the copied settings read one."""
+    parts = "; ".join(f"{change} on {listing(names, 3)}" for change, names in changes.items())
+    return f"Links to other objects are not copied, and some targets have none of their " \
+           f"own: {parts} (pick theirs in the physics panel)"
 
 
 class GLTF_PHYSICS_OT_preview(bpy.types.Operator):

@@ -3,11 +3,45 @@
 
 Links to other data (a writable pointer: the pilot seat, a joint's connected body and frame,
 a mesh proxy) are never copied: they name one object's own partners, and a copy would make
-two vehicles share a seat or two joints share a body. Each target keeps its own links."""
+two vehicles share a seat or two joints share a body. Each target keeps its own links; a
+choice that reads a link the target lacks falls back to the one that needs none
+(`own_sources`), and a link the copied settings need but nothing replaces is named
+(`lacking_links`).
+
+Copy Physics copies only onto objects of the source's role or of none (`copy_role`): a
+joint's settings onto joints and new objects, never a body's onto a joint, a wheel or a
+collision-only proxy, nor a wheel's onto a body.
+"""
 
 import bpy
 
+from ..gravity.properties import GRAVITY_MESH_SHAPES
+from ..settings.properties import MESH_SHAPE_ITEMS
+from .ownership import CONVEX_PART, HULL_PROXY, IMPORT_PROXY, JOINT, MADE_BY, NATIVE_JOINT, WHEEL
+
 SKIPPED = frozenset({"rna_type", "name"})
+COLLISION_ONLY = "collision-only proxy"
+BODY = "body"
+#: The role of what the tools make, when its settings no longer say it.
+TOOL_ROLES = {HULL_PROXY: COLLISION_ONLY, CONVEX_PART: COLLISION_ONLY,
+              IMPORT_PROXY: COLLISION_ONLY, JOINT: "joint", NATIVE_JOINT: "joint",
+              WHEEL: "wheel"}
+#: A choice reading another object, and the choice needing none: (the choice, its value that
+#: reads the object, the object's link, the self-contained value, whether the choice is used).
+OBJECT_SOURCES = (
+    ("mesh_source", "OBJECT", "mesh_object", "SELF",
+     lambda group: group.shape_type in MESH_SHAPE_ITEMS),
+    ("gravity_line_source", "OBJECT", "gravity_line_object", "POINTS",
+     lambda group: group.gravity_type == "LINE"),
+)
+#: Links the settings may need and no other choice replaces: (the link, whether it is needed).
+NEEDED_LINKS = (
+    ("joint_connected_body",
+     lambda group: group.joint_type != "NONE" and group.joint_attachment is None),
+    ("gravity_shape_object",
+     lambda group: group.gravity_type == "SHAPED"
+     and group.gravity_shape_type in GRAVITY_MESH_SHAPES),
+)
 
 
 def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup,
@@ -29,6 +63,54 @@ def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup,
         elif not prop.is_readonly:
             value = getattr(source, key)
             setattr(target, key, value[:] if getattr(prop, "is_array", False) else value)
+
+
+def copy_role(obj: bpy.types.Object) -> str | None:
+    """What `obj` is, by its settings, else by the tool that made it: "collision-only
+    proxy", "joint", its vehicle part ("wheel"), "seat", else "body" (motion or a shape);
+    None for no physics."""
+    props = obj.gltf_physics
+    if props.collision_only:
+        return COLLISION_ONLY
+    if props.joint_type != "NONE":
+        return "joint"
+    if props.vehicle_part != "NONE":
+        return props.bl_rna.properties["vehicle_part"].enum_items[props.vehicle_part].name.lower()
+    if props.is_seat:
+        return "seat"
+    if obj.get(MADE_BY) in TOOL_ROLES:
+        return TOOL_ROLES[obj.get(MADE_BY)]
+    if props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger:
+        return BODY
+    return None
+
+
+def own_sources(group: bpy.types.PropertyGroup) -> list[str]:
+    """Set each used choice of `group` that reads an object it has no link to (a copy brings
+    no link) to the one needing none; each as the panel shows it ("Mesh Source is 'This
+    Object'")."""
+    changed = []
+    for choice, reading, link, own, used in OBJECT_SOURCES:
+        if used(group) and getattr(group, choice) == reading and getattr(group, link) is None:
+            setattr(group, choice, own)
+            changed.append(_shown_choice(group, choice))
+    return changed
+
+
+def lacking_links(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup
+                  ) -> list[str]:
+    """The names of the links `target`'s copied settings need that it lacks and `source`
+    does not (a joint's Connected Body, a shaped gravity's Shape Mesh)."""
+    def lacks(group: bpy.types.PropertyGroup, link: str, needed) -> bool:
+        return needed(group) and getattr(group, link) is None
+
+    return [target.bl_rna.properties[link].name for link, needed in NEEDED_LINKS
+            if lacks(target, link, needed) and not lacks(source, link, needed)]
+
+
+def _shown_choice(group: bpy.types.PropertyGroup, choice: str) -> str:
+    prop = group.bl_rna.properties[choice]
+    return f"{prop.name} is '{prop.enum_items[getattr(group, choice)].name}'"
 
 
 def kept_items_problem(target: bpy.types.ID, group: str = "gltf_physics") -> str | None:
