@@ -143,7 +143,8 @@ def _nearest_on_line(points: Sequence[Vec3], p: np.ndarray) -> np.ndarray | None
     for a, b in itertools.pairwise(points):
         a_, b_ = np.asarray(a, float), np.asarray(b, float)
         ab = b_ - a_
-        t = 0.0 if not ab.any() else float(np.clip(np.dot(p - a_, ab) / np.dot(ab, ab), 0, 1))
+        length2 = float(np.dot(ab, ab))  # (0 also when the points are too near to square)
+        t = 0.0 if length2 == 0.0 else float(np.clip(np.dot(p - a_, ab) / length2, 0, 1))
         q = a_ + t * ab
         d = float(np.linalg.norm(p - q))
         if d < best_d:

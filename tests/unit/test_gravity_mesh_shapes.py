@@ -88,3 +88,13 @@ def test_overlay_draws_the_mesh_and_arrows_the_way_it_pulls() -> None:
             assert np.allclose((tip - start) / np.linalg.norm(tip - start),
                                expected / np.linalg.norm(expected), atol=1e-5)
     assert len(gravity_lines(volume("convex", mesh=0))) == 0  # no geometry: nothing drawn
+
+
+def test_an_edge_too_short_to_square_has_a_nearest_point() -> None:
+    # (hypothesis found it: an edge of 1e-306 squares to 0; the division gave NaN, and the
+    # nearest of a flat triangle's edges failed on the edge that had none)
+    from gltf_physics.io.gravity import _nearest_on_edges
+
+    tri = np.array([[0.0, 0.0, 0.0], [1e-306, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    nearest = _nearest_on_edges(tri, np.array([0.0, 2.0, 3.0]))  # square to the edges
+    assert np.isfinite(nearest).all() and np.linalg.norm(nearest) < 1e-300
