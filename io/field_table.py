@@ -24,6 +24,7 @@ from typing import Any, Final, Literal
 
 from .codecs.field_hooks import read_gimbal, writable_gimbal
 from .codecs.gravity_hooks import read_priority, writable_direction, writable_priority
+from .float32_storage import SMALLEST
 from .model import COMBINE_MODES, ZERO3
 from .rules import MIN_SIZE
 from .vehicle_model import MAX_ANGLE, ZERO2
@@ -32,9 +33,9 @@ Axes = Literal["none", "vector", "extent"]
 Written = Literal["changed", "always", "required"]
 Group = Literal["motion", "material", "vehicle_body", "wheel", "thruster", "hover_thruster",
                 "seat"]
-#: The smallest normal float32: what a field the schema wants greater than 0 stores at least
-#: (Blender stores float32; any positive value a file can give survives above it).
-SMALLEST_POSITIVE: Final = 1.1754944e-38
+#: float32's smallest positive number (a subnormal, 2**-149): what a field the schema wants
+#: greater than 0 stores at least. Blender stores subnormals, so a file's 1e-40 stays 1e-40.
+SMALLEST_POSITIVE: Final = SMALLEST
 GROUPS: Final[tuple[Group, ...]] = ("motion", "material", "vehicle_body", "wheel", "thruster",
                                     "hover_thruster", "seat")
 

@@ -5,7 +5,8 @@ Blender stores a finite number beyond float32's range as float32's largest, and 
 to be anything but zero as 0, which can change what the file says: a plane's size 0 is
 infinite, a mass 0 is computed (KHR) or none, a cylinder's radius 0 makes a cone. Before the
 Blender side writes a decoded model, `Float32Storage` gives each such number the float32
-nearest to it that keeps its sign and keeps it nonzero, and says so (once per field).
+nearest to it that keeps its sign and keeps it nonzero, and says so: once per field and value,
+however many nodes state it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Hashable, MutableMapping
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Final
 
-from .diagnostics import Report
+from .diagnostics import Report, listing
+from .numbers import canon
 
 _F32: Final = struct.Struct("<f")
 #: float32's smallest positive number (a subnormal) and its largest finite one
@@ -40,71 +42,115 @@ def storable(value: float) -> float:
 
 
 class Float32Storage:
-    """Decoded model values made storable (`storable`), each changed field said once.
-    Shared model objects stay shared: each is looked at once per import."""
+    """Decoded model values made storable (`storable`). Each change is said once per field and
+    value, with how many nodes state it and the first of them. Shared model objects stay
+    shared: each is looked at once per import (and counted for every node it serves)."""
 
     def __init__(self, report: Report) -> None:
         self.report = report
-        self._done: dict[int, Any] = {}  # id(model object) → its storable form
+        self._done: dict[int, tuple[Any, Changes]] = {}  # id(model) → storable form, changes
         self._kept: list[Any] = []  # (keeps the ids above theirs)
         self._names: dict[type, tuple[str, ...]] = {}  # a model class's field names
+        self._stated: dict[tuple[str, float], _Stated] = {}  # (field, value) → its nodes
 
     def fix_nodes(self, nodes: MutableMapping[Hashable, Any]) -> None:
-        """Every node's model made storable, in place."""
+        """Every node's model made storable, in place; the changes said."""
         for ref, model in nodes.items():
-            fixed = self.of(model, ref)
+            fixed = self._noted(model, ref)
             if fixed is not model:
                 nodes[ref] = fixed
+        self._say()
 
-    def of(self, model: Any, where: Hashable, path: str = "") -> Any:
+    def of(self, model: Any, where: Hashable) -> Any:
         """`model` (a model dataclass) with storable numbers (the same object when nothing
-        changes)."""
+        changes); the changes said."""
+        fixed = self._noted(model, where)
+        self._say()
+        return fixed
+
+    def _noted(self, model: Any, where: Hashable) -> Any:
+        fixed, changes = self._model(model)
+        for path, value, stored in changes:
+            found = self._stated.setdefault((path, value), _Stated(stored))
+            found.places.append(_place(where))
+        return fixed
+
+    def _say(self) -> None:
+        """One issue per (field, value) noted since the last time."""
+        for (path, value), found in self._stated.items():
+            stored, places = found.stored, found.places
+            code, limit = (BEYOND_CODE, "beyond the largest") if abs(stored) == LARGEST \
+                else (BELOW_CODE, "below the smallest")
+            nodes = f" ({len(places)} nodes: {listing(places, _PLACES)})" if len(places) > 1 \
+                else ""
+            self.report.warn(code, places[0], f"{path} {value!r} is {limit} number Blender "
+                             f"stores (float32): stored as {canon(stored)!r}{nodes}")
+        self._stated.clear()
+
+    def _model(self, model: Any) -> tuple[Any, Changes]:
+        """`model` made storable and its changes (paths within it), worked out once."""
         found = self._done.get(id(model))
         if found is None:
-            found = self._done[id(model)] = self._fixed_fields(model, where, path)
+            found = self._done[id(model)] = self._fixed_fields(model)
             self._kept.append(model)
         return found
 
-    def _fixed_fields(self, model: Any, where: Hashable, path: str) -> Any:
+    def _fixed_fields(self, model: Any) -> tuple[Any, Changes]:
         kind = type(model)
         names = self._names.get(kind)
         if names is None:
             names = self._names[kind] = tuple(f.name for f in fields(model))
-        changes = {}
+        changes: dict[str, Any] = {}
+        said: list[Change] = []
         for name in names:
             old = getattr(model, name)
-            new = self._fixed(old, where, f"{path}.{name}" if path else name)
+            new = self._fixed(old, name, said)
             if new is not old:
                 changes[name] = new
-        return replace(model, **changes) if changes else model
+        return (replace(model, **changes) if changes else model), tuple(said)
 
-    def _fixed(self, value: Any, where: Hashable, path: str) -> Any:
+    def _fixed(self, value: Any, path: str, said: list[Change]) -> Any:
         kind = type(value)
         if kind is float:
             size = abs(value)
             if size > LARGEST or 0.0 < size <= _ROUNDS_TO_ZERO:
                 stored = storable(value)
                 if stored != value:
-                    self._say(value, stored, where, path)
+                    said.append((path, value, stored))
                     return stored
             return value
         if kind is tuple:
             if not value or (type(value[0]) is float and _plain(value)):
                 return value  # (the common case: a vector Blender stores as it is)
-            items = tuple(self._fixed(item, where, path) for item in value)
+            items = tuple(self._fixed(item, path, said) for item in value)
             return value if all(a is b for a, b in zip(items, value, strict=True)) else items
         if kind in _LEAVES:
             return value
         if is_dataclass(value):
-            return self.of(value, where, path)
+            fixed, inner = self._model(value)
+            said.extend((f"{path}.{sub}", old, new) for sub, old, new in inner)
+            return fixed
         return value
 
-    def _say(self, value: float, stored: float, where: Hashable, path: str) -> None:
-        code, limit = (BEYOND_CODE, "beyond the largest") if abs(stored) == LARGEST \
-            else (BELOW_CODE, "below the smallest")
-        place = f"/nodes/{where}" if type(where) is int else str(where)
-        self.report.warn(code, place, f"{path} {value:g} is {limit} number Blender stores "
-                         f"(float32): stored as {stored:g}")
+
+@dataclass(slots=True)
+class _Stated:
+    """A changed value: what is stored, and the places (nodes) that state it."""
+
+    stored: float
+    places: list[str] = field(default_factory=list)
+
+
+#: a change: the field's path in its model, the file's value and the value stored
+Change = tuple[str, float, float]
+Changes = tuple[Change, ...]
+#: the places listed with a value many nodes state (the rest counted)
+_PLACES: Final = 3
+
+
+def _place(where: Hashable) -> str:
+    """A node index as its JSON pointer; anything else (e.g. "world gravity") as it is."""
+    return f"/nodes/{where}" if type(where) is int else str(where)
 
 
 #: the largest magnitude float32 rounds to 0 (half its smallest positive number, a tie)

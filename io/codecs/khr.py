@@ -52,7 +52,7 @@ def _khr_sphere(shape: Shape, where: str, report: Report) -> Shape:
             or not SCHEMA_BOUNDS["KHR"]["sphere", "radius"].positive:
         return shape
     report.warn("degenerate-shape", where, f"a sphere of radius 0 is written with radius "
-                f"{SMALLEST_POSITIVE:g} (KHR needs more than 0; OMI allows 0)")
+                f"{canon(SMALLEST_POSITIVE)!r} (KHR needs more than 0; OMI allows 0)")
     return replace(shape, radius=SMALLEST_POSITIVE)
 
 

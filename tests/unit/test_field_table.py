@@ -5,6 +5,7 @@ every row written and read back by both families' codecs."""
 from __future__ import annotations
 
 import json
+import struct
 from dataclasses import MISSING, fields
 from typing import Any
 
@@ -88,6 +89,19 @@ def test_rows_sharing_a_property_agree() -> None:
         shared = ("label", "tooltip", "default", "minimum", "maximum", "positive", "soft_min",
                   "soft_max", "size", "unit", "subtype")
         assert [getattr(other, a) for a in shared] == [getattr(row, a) for a in shared], row.prop
+
+
+def test_a_field_above_zero_keeps_a_subnormal_value() -> None:
+    """Blender stores float32 subnormals: a field the schema wants above 0 stores down to
+    float32's smallest positive number, so a valid file's 1e-40 is kept, not raised to the
+    smallest normal number (1.1754944e-38)."""
+    least = struct.unpack("<f", b"\x01\x00\x00\x00")[0]  # 2**-149
+    as_stored = struct.unpack("<f", struct.pack("<f", 1e-40))[0]
+    positive = [row for row in FIELDS if row.positive]
+    assert positive and {row.stored_min for row in positive} == {least}
+    assert field_table.SMALLEST_POSITIVE == least < as_stored
+    assert field_table.blender_min("box_size") == field_table.blender_min("height") == least
+    assert field_table.family_min("OMI", "capsule", "height") == least
 
 
 def test_a_changed_value_is_valid_and_differs() -> None:
