@@ -161,6 +161,7 @@ class PhysicsImportExtension:
                 except Exception as exc:
                     self._node_failed(index, exc)
         self._apply_vehicles(gltf, writer)
+        self._say_layer_changes(gltf, writer)
 
     def _apply_nodes(self, gltf: Any, writer: PropertyWriter) -> None:
         """Bodies, shapes and triggers onto the nodes' objects."""
@@ -191,6 +192,22 @@ class PhysicsImportExtension:
                              lambda owner, name: _child(owner, name, None))
             except Exception as exc:  # one node's problem never costs the others theirs
                 self._node_failed(index, exc)
+
+    def _say_layer_changes(self, gltf: Any, writer: PropertyWriter) -> None:
+        """The writer's notes on collision layers, once every node is written (guarded:
+        everything is written already)."""
+        try:
+            writer.say_layer_changes(lambda: self._imported_objects(gltf))
+        except Exception as exc:
+            LOG.exception("describing collision layer changes failed")
+            self.report.warn("import-failed", "", f"collision layer notes skipped: {exc}")
+
+    def _imported_objects(self, gltf: Any) -> set[bpy.types.Object]:
+        """The objects made by this import for its nodes (bones' stand-ins too)."""
+        vnodes = gltf.vnodes.values() if isinstance(gltf.vnodes, dict) else ()
+        made = {getattr(vnode, "blender_object", None) for vnode in vnodes}
+        made.update(self.stand_ins.values())
+        return {obj for obj in made if isinstance(obj, OBJECT)}
 
     def _apply_vehicles(self, gltf: Any, writer: PropertyWriter) -> None:
         """Vehicle bodies, wheels, thrusters and seats (seats first: a body names its seat)."""
