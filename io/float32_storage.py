@@ -72,7 +72,9 @@ class Float32Storage:
         fixed, changes = self._model(model)
         for path, value, stored in changes:
             found = self._stated.setdefault((path, value), _Stated(stored))
-            found.places.append(_place(where))
+            place = _place(where)
+            if not found.places or found.places[-1] != place:  # (a vector states it twice)
+                found.places.append(place)
         return fixed
 
     def _say(self) -> None:

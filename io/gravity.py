@@ -147,7 +147,7 @@ def _nearest_on_line(points: Sequence[Vec3], p: np.ndarray) -> np.ndarray | None
         t = 0.0 if length2 == 0.0 else float(np.clip(np.dot(p - a_, ab) / length2, 0, 1))
         q = a_ + t * ab
         d = float(np.linalg.norm(p - q))
-        if d < best_d:
+        if best is None or d < best_d:  # (the first when every distance overflows)
             best, best_d = q, d
     return best
 

@@ -26,11 +26,11 @@ def canon(value: float) -> float:
 
 
 def _canon(value: float) -> float:
-    """The shortest decimal (of 6 to 9 digits) that is the same float32 as `value`, as
-    Blender stores float32: 0.1f is written 0.1, 16777215 stays 16777215, 1.0000001 stays
-    itself; -0.0 becomes 0.0. Non-finite values come back as they are; a value outside
-    float32's normal range (too large, or below its smallest normal) to 7 significant
-    digits."""
+    """The shortest decimal that is the same float32 as `value`, as Blender stores float32
+    (6 to 9 digits; fewer for a subnormal): 0.1f is written 0.1, 16777215 stays 16777215,
+    1.0000001 stays itself, 1e-40 stays 1e-40; -0.0 becomes 0.0. Non-finite values come back
+    as they are; a value too large for float32, or below its smallest normal and not a
+    float32 itself, to 7 significant digits (more where 7 would name another float32)."""
     try:
         single = _F32.pack(value)
     except OverflowError:
@@ -39,10 +39,12 @@ def _canon(value: float) -> float:
     if nearest - nearest != 0.0:  # NaN or infinity: kept, and counted for the writer
         _seen[0] += 1
         return value
+    tiers = _DIGITS
     if abs(nearest) < _F32_SMALLEST_NORMAL and value != 0.0:
-        return _seven_digits(value)  # below float32's normal range its digits are too few
-    for digits in (6, 7, 8, 9):  # 9 digits tell every float32 apart; from 6, so that a
-        # value just under a power of ten gets its short form (0.000986, not 0.0009859999)
+        if value != nearest:  # (not a float32: kept close to what it is, as its float32)
+            return _close_digits(value, single)
+        tiers = _SUBNORMAL_DIGITS  # a float32 subnormal: fewer digits tell it apart
+    for digits in tiers:
         rounded = float(f"{nearest:.{digits}g}")
         try:
             if _F32.pack(rounded) == single:
@@ -52,9 +54,24 @@ def _canon(value: float) -> float:
     return value + 0.0
 
 
+#: 9 digits tell every float32 apart; from 6, so that a value just under a power of ten gets
+#: its short form (0.000986, not 0.0009859999); a subnormal has fewer significant digits
+_DIGITS = (6, 7, 8, 9)
+_SUBNORMAL_DIGITS = tuple(range(1, 10))
+
+
 def canon_list(values: Iterable[float]) -> list[float]:
     """`canon` applied to each value."""
     return [canon(v) for v in values]
+
+
+def _close_digits(value: float, single: bytes) -> float:
+    """`value` to 7 significant digits, or more where 7 would name another float32."""
+    for digits in (7, 8, 9):
+        rounded = float(f"{value:.{digits}g}")
+        if _F32.pack(rounded) == single:
+            return rounded + 0.0
+    return _seven_digits(value)
 
 
 def _seven_digits(value: float) -> float:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.float32_storage import LARGEST, SMALLEST, Float32Storage, storable
 from gltf_physics.io.gravity import WorldGravity
-from gltf_physics.io.model import Motion, NodePhysics
+from gltf_physics.io.model import Motion, NodePhysics, Shape
 
 
 def as_float32(value: float) -> float:
@@ -86,3 +86,11 @@ def test_a_value_outside_the_nodes_is_said_where_it_is() -> None:
     fixed = Float32Storage(report).of(WorldGravity(gravity=1e-300), "world gravity")
     assert fixed.gravity == SMALLEST
     assert [issue.where for issue in report.issues] == ["world gravity"]
+
+
+def test_a_node_stating_a_value_twice_is_counted_once() -> None:
+    report = Report()
+    Float32Storage(report).fix_nodes({0: Shape(kind="box", size=(1e-50, 1e-50, 1.0)),
+                                      1: Shape(kind="box", size=(1e-50, 1.0, 1.0))})
+    [issue] = report.issues
+    assert issue.message.endswith("(2 nodes: /nodes/0, /nodes/1)")

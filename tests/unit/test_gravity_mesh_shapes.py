@@ -98,3 +98,11 @@ def test_an_edge_too_short_to_square_has_a_nearest_point() -> None:
     tri = np.array([[0.0, 0.0, 0.0], [1e-306, 0.0, 0.0], [1.0, 0.0, 0.0]])
     nearest = _nearest_on_edges(tri, np.array([0.0, 2.0, 3.0]))  # square to the edges
     assert np.isfinite(nearest).all() and np.linalg.norm(nearest) < 1e-300
+
+
+def test_a_point_too_far_to_measure_still_has_a_nearest_edge_point() -> None:
+    from gltf_physics.io.gravity import _nearest_on_edges
+
+    tri = np.array([[0.0, 0.0, 0.0], [1e-306, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    nearest = _nearest_on_edges(tri, np.array([1e200, 1e200, 0.0]))  # distances overflow
+    assert np.isfinite(nearest).all()
