@@ -3,6 +3,8 @@
 
 import bpy
 
+from ..io.blender.instances import exported_objects
+from ..io.blender.layer_ticks import ticking
 from ..io.blender.settings.properties import MAX_LAYERS
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.diagnostics import listing
@@ -40,27 +42,25 @@ class GLTF_PHYSICS_OT_layer_add(bpy.types.Operator):
 
 
 def _ticked_already(objects: list[bpy.types.Object], index: int, layer: str) -> str | None:
-    """What to tell of `objects` ticking slot `index` before its layer was added, or None.
-    Ticks beyond a scene's layers are kept (another scene's layers, the file's an object came
-    from): they stay, as they may be wanted."""
-    members = [o for o in objects if o.gltf_physics.filter_layers[index]]
-    targets = [o for o in objects if o.gltf_physics.filter_targets[index]]
-    ticking = sorted(set(members + targets), key=lambda o: o.name)
-    if not ticking:
+    """What to tell of `objects` whose filter names slot `index` before its layer was added,
+    or None. Ticks beyond a scene's layers are kept (another scene's layers, the file's an
+    object came from): they stay, as they may be wanted."""
+    names = ticking(objects, [index]).get(index)
+    if not names:
         return None
-    one = len(ticking) == 1
-    they, them, are, their = (
-        ("it", "it", "is", "its") if one else ("they", "them", "are", "their"))
-    where = f"the new layer '{layer}'"
-    if members and targets:
-        meaning = f"{they} {are} in {where} or {their} Collides rule names it"
-    elif members:
-        meaning = f"{they} {are} in {where}"
-    else:
-        meaning = f"{their} Collides rule names {where}"
-    return f"{listing([o.name for o in ticking], 5)} already tick{'s' * one} layer " \
-        f"{index + 1} (set in another scene or in the file {they} came from): now " \
-        f"{meaning}; untick {them} if not"
+    one = len(names) == 1
+    they, their, filters = ("it", "its", "filter now names") if one else (
+        "they", "their", "filters now name")
+    return f"{listing(names, 5)} already tick{'s' * one} the slot of the new layer " \
+        f"'{layer}' (the {_ordinal(index + 1)} in the list), set in another scene or in " \
+        f"the file {they} came from: {their} collision {filters} it; untick it there if not"
+
+
+def _ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th… 11th, 12th, 13th… 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
 
 
 class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
@@ -103,25 +103,6 @@ class GLTF_PHYSICS_OT_layer_remove(bpy.types.Operator):
         settings.layers.remove(index)
         settings.active_layer = max(0, index - 1)
         return {"FINISHED"}
-
-
-def exported_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
-    """The objects a scene's export writes with its layers: its own and those of the
-    collections its instancers instance (nested ones too)."""
-    found = dict.fromkeys(scene.objects)
-    pending = list(found)
-    seen: set[bpy.types.Collection] = set()
-    while pending:
-        obj = pending.pop()
-        collection = obj.instance_collection if obj.instance_type == "COLLECTION" else None
-        if collection is None or collection in seen:
-            continue
-        seen.add(collection)
-        for member in collection.all_objects:
-            if member not in found:
-                found[member] = None
-                pending.append(member)
-    return list(found)
 
 
 def _in_another_scene(objects: list[bpy.types.Object], scene: bpy.types.Scene) -> str | None:

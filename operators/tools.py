@@ -19,7 +19,7 @@ from .context_checks import has_scene
 
 
 class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
-    """Copy the active object's glTF physics settings to the other selected objects of its role or of none: a body's to bodies, a joint's to joints, a wheel's to wheels (what the tools made and collision-only proxies are left alone otherwise). Links to other objects (seat, joint partners, mesh proxy, line object) stay each object's own"""
+    """Copy the active object's physics to the selected objects of its role or without physics (bodies, joints, wheels, triggers…); links to other objects stay each object's own"""
 
     bl_idname = "gltf_physics.copy_settings"
     bl_label = "Copy Physics to Selected"
@@ -62,7 +62,7 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
 def _targets_by_role(source: bpy.types.Object, selected: list[bpy.types.Object]
                      ) -> tuple[list[bpy.types.Object], list[bpy.types.Object]]:
     """The selected objects to copy to (of the source's role or of none), and the others.
-    A source without physics is as a body: it copies onto bodies (clears them)."""
+    A source without physics copies onto bodies (clears them)."""
     role = copy_role(source) or BODY
     targets, others = [], []
     for obj in selected:
@@ -77,7 +77,7 @@ def _other_roles(source: bpy.types.Object, others: list[bpy.types.Object]) -> st
     for obj in sorted(others, key=lambda o: o.name):
         by_role.setdefault(copy_role(obj), []).append(obj.name)
     roles = "; ".join(f"{listing(names, 3)} ({role})" for role, names in by_role.items())
-    role = copy_role(source) or "no physics"
+    role = copy_role(source) or "no physics: copies onto bodies"
     return f"Not copied onto what has another role than {source.name} ({role}): {roles}; " \
            "make one of them active to copy between them"
 

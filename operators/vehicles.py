@@ -10,9 +10,11 @@ from ..io.blender.bridge.fitting import local_bounds
 from ..io.blender.bridge.vehicle_bridge import has_vehicle_data
 from ..io.blender.exporter.mass_bridge import ASSUMED_DENSITY
 from ..io.blender.gravity.bridge import has_gravity
+from ..io.blender.settings.properties import MOTION_KIND
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.ownership import WHEEL, link_like, made_by, mark
 from ..io.diagnostics import listing
+from ..io.rules import is_vehicle_body
 from .context_checks import has_scene, in_view_layer, select_only
 
 STEERING_ANGLE = 0.6  # rad, front wheels
@@ -133,16 +135,12 @@ def _wheels_of(vehicle: bpy.types.Object) -> list[bpy.types.Object]:
     found, pending = [], list(vehicle.children)
     while pending:
         obj = pending.pop(0)
-        if obj.gltf_physics.vehicle_part == "WHEEL" or made_by(obj, WHEEL, vehicle):
+        props = obj.gltf_physics
+        if props.vehicle_part == "WHEEL" or made_by(obj, WHEEL, vehicle):
             found.append(obj)
-        if not _is_vehicle(obj):
+        if not is_vehicle_body(props.is_vehicle, MOTION_KIND.get(props.motion_type)):
             pending.extend(obj.children)
     return sorted(found, key=lambda o: o.name)
-
-
-def _is_vehicle(obj: bpy.types.Object) -> bool:
-    props = obj.gltf_physics
-    return props.is_vehicle and props.motion_type == "DYNAMIC"
 
 
 def _markers(context: bpy.types.Context, vehicle: bpy.types.Object

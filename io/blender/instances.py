@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What collection instances place: the objects of the collections some objects instance."""
+"""What collection instances place: the objects of the collections some objects instance,
+and so the objects a scene's export writes."""
 
 from collections import Counter
 from collections.abc import Iterable
@@ -11,6 +12,12 @@ def instance_counts(objects: Iterable[bpy.types.Object]) -> Counter[bpy.types.Ob
     """How many times each object is placed by the collection instances among `objects`,
     nested instances too (each collection is walked once; a cycle is not followed)."""
     return _placed(objects, {}, set())
+
+
+def exported_objects(scene: bpy.types.Scene) -> list[bpy.types.Object]:
+    """The objects a scene's export writes with its layers: its own and those its collection
+    instances place (nested ones too)."""
+    return list(dict.fromkeys([*scene.objects, *instance_counts(scene.objects)]))
 
 
 def _placed(objects: Iterable[bpy.types.Object],

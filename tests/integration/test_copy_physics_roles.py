@@ -1,19 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Copy Physics to Selected on scenes as artists select them (Select All, a box selection):
-it copies only onto objects of the source's role or of none, so the joints, wheels, seats
-and collision-only proxies caught in the selection (what Add Joint, Add Wheels and Generate
-Convex Hull made too) are left alone and named once; between objects of one role it still
-copies. Links are never copied: a choice reading another object (a shape's Mesh Source, a
-line gravity's Points From) falls back to the target's own when it has no link of its own,
-and the operator says which targets did."""
+it copies only onto objects of the source's role or of none, so the joints, wheels, seats,
+triggers, gravity volumes and collision-only proxies caught in the selection (what Add
+Joint, Add Wheels, Generate Convex Hull and the import made too) are left alone and named
+once; between objects of one role it still copies. Links are never copied: a choice reading
+another object (a shape's Mesh Source, a line gravity's Points From) falls back to the
+target's own when it has no link of its own, and the operator says which targets did."""
 
 import importlib
+import json
 
 import bpy
 import pytest
 
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
+from tests.integration.test_import_hostile_files import bone_physics_file
 
 ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
 ops = bpy.ops.gltf_physics
@@ -192,6 +194,101 @@ def test_a_linked_object_of_another_role_is_left_alone_a_linked_body_refuses(cle
     assert message == "Error: Crate is linked from lib.blend: make it local or use a library " \
         "override; nothing was changed", message
     assert {obj.name: physics(obj) for obj in bpy.data.objects} == before
+
+
+def _gate_file(path) -> None:
+    """A file whose node Gate has a collider and a trigger: the import keeps the trigger on
+    a child Empty, Gate.trigger."""
+    path.write_text(json.dumps({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "Gate", "extensions": {"OMI_physics_body": {
+            "collider": {"shape": 0}, "trigger": {"shape": 0}}}}],
+        "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box",
+                                                          "box": {"size": [1, 1, 1]}}]}},
+    }))
+
+
+def trigger_state(obj) -> tuple:
+    props = obj.gltf_physics
+    return (*physics(obj), props.shape_role, props.gravity_type, props.is_compound_trigger)
+
+
+def test_triggers_and_gravity_volumes_keep_theirs(clean_scene, capfd, tmp_path):
+    """A body's settings never go onto a trigger, a gravity volume, the importer's trigger
+    child or a bone's trigger; a bone stand-in holding a body is a body. Between triggers
+    it still copies, a plain trigger's not onto a gravity volume."""
+    bones, gate = tmp_path / "bones.gltf", tmp_path / "gate.gltf"
+    bones.write_text(json.dumps(bone_physics_file()))
+    _gate_file(gate)
+    for path in (bones, gate):
+        bpy.ops.import_scene.gltf(filepath=str(path))
+    objects = bpy.data.objects
+    gate, child = objects["Gate"], objects["Gate.trigger"]
+    upper, lower = objects["Upper"], objects["Lower"]  # the bones' stand-ins
+    assert ownership.made_by(child, ownership.IMPORT_CHILD) and child.gltf_physics.shape_role \
+        == "TRIGGER" and ownership.made_by(upper, ownership.IMPORT_CHILD)
+    zone = h.set_physics(h.empty_object("Zone", (0, 3, 0)), shape_type="BOX",
+                         shape_role="TRIGGER", motion_type="NONE")
+    hall = h.set_physics(h.empty_object("Hall", (0, 6, 0)), is_compound_trigger=True)
+    well = h.set_physics(h.empty_object("Well", (0, 9, 0)), shape_type="SPHERE",
+                         shape_role="TRIGGER", motion_type="NONE", gravity_type="POINT")
+    barrel = body("Barrel", (4, 0, 0), shape="CYLINDER", mass=40.0, kind="cylinder")
+    kept = [child, lower, zone, hall, well]
+    before = {obj.name: trigger_state(obj) for obj in kept}
+    select(gate, upper, *kept, active=barrel)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"}
+    assert {obj.name: trigger_state(obj) for obj in kept} == before
+    for obj in (gate, upper):
+        props = obj.gltf_physics
+        assert (props.motion_type, props.shape_type, props.mass) == ("DYNAMIC", "CYLINDER",
+                                                                     40.0), obj.name
+    assert lines[0] == "Info: Copied physics of Barrel to 2 object(s)", lines
+    assert warnings(lines) == [
+        "Warning: Not copied onto what has another role than Barrel (body): Gate.trigger, "
+        "Hall, Zone (trigger); Lower, Well (gravity volume); make one of them active to copy "
+        "between them"]
+    zone.gltf_physics.shape_type = "CAPSULE"
+    select(child, well, active=zone)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert child.gltf_physics.shape_type == "CAPSULE" and trigger_state(well) == before["Well"]
+    assert warnings(lines) == [
+        "Warning: Not copied onto what has another role than Zone (trigger): Well (gravity "
+        "volume); make one of them active to copy between them"]
+    child.gltf_physics.shape_type = "NONE"  # the settings say nothing: the tag tells
+    select(child, active=barrel)
+    message = refused(ops.copy_settings)
+    assert message.endswith("Not copied onto what has another role than Barrel (body): "
+                            "Gate.trigger (trigger); make one of them active to copy between "
+                            "them"), message
+
+
+def test_a_source_without_physics_clears_only_bodies(clean_scene, capfd):
+    plain = h.mesh_object("Plain")
+    crate = body("Crate", (2, 0, 0))
+    zone = h.set_physics(h.empty_object("Zone", (0, 3, 0)), shape_type="BOX",
+                         shape_role="TRIGGER")
+    select(crate, zone, active=plain)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"} and crate.gltf_physics.motion_type == "NONE"
+    assert zone.gltf_physics.shape_type == "BOX"
+    assert warnings(lines) == [
+        "Warning: Not copied onto what has another role than Plain (no physics: copies onto "
+        "bodies): Zone (trigger); make one of them active to copy between them"]
+
+
+@pytest.mark.parametrize("tag", [{"by": "a script"}, ["by", "a script"]])
+def test_any_value_in_the_tool_tag_is_read_safely(clean_scene, tag):
+    """A script may store anything under the tools' tag (Blender gives a list of strings
+    back as an unhashable list): Copy Physics still asks each object's settings."""
+    barrel = body("Barrel", shape="CYLINDER", kind="cylinder")
+    box = h.mesh_object("Box", location=(3, 0, 0))
+    box[ownership.MADE_BY] = tag
+    select(box, active=barrel)
+    assert ops.copy_settings.poll()
+    assert ops.copy_settings() == {"FINISHED"}
+    assert box.gltf_physics.shape_type == "CYLINDER"
 
 
 # -- a choice reading another object, without a link of the target's own ------------------------

@@ -80,13 +80,14 @@ def test_add_layer_names_this_scenes_objects_already_ticking_its_slot(clean_scen
     scene, crate, post, barrel = _two_scenes()
     result, lines = reported(capfd, bpy.ops.gltf_physics.layer_add)
     assert result == {"FINISHED"}
-    assert lines == ["Warning: Barrel already ticks layer 2 (set in another scene or in the "
-                     "file it came from): now it is in the new layer 'Layer 1'; untick it if not"]
+    assert lines == ["Warning: Barrel already ticks the slot of the new layer 'Layer 1' (the "
+                     "2nd in the list), set in another scene or in the file it came from: its "
+                     "collision filter now names it; untick it there if not"]
     result, lines = reported(capfd, bpy.ops.gltf_physics.layer_add)
     assert result == {"FINISHED"}
-    assert lines == ["Warning: Crate, KitPost already tick layer 3 (set in another scene or "
-                     "in the file they came from): now they are in the new layer 'Layer 2' or "
-                     "their Collides rule names it; untick them if not"]
+    assert lines == ["Warning: Crate, KitPost already tick the slot of the new layer 'Layer 2' "
+                     "(the 3rd in the list), set in another scene or in the file they came "
+                     "from: their collision filters now name it; untick it there if not"]
     assert [layer.name for layer in scene.gltf_physics.layers] == ["Water", "Layer 1",
                                                                    "Layer 2"]
     assert crate.gltf_physics.filter_layers[2] and post.gltf_physics.filter_targets[2]
@@ -110,9 +111,27 @@ def test_add_layer_names_an_appended_object_ticking_its_file_layer(clean_scene, 
         assert reported(capfd, bpy.ops.gltf_physics.layer_add) == ({"FINISHED"}, [])
     result, lines = reported(capfd, bpy.ops.gltf_physics.layer_add)
     assert result == {"FINISHED"}
-    assert lines == ["Warning: Crate already ticks layer 3 (set in another scene or in the "
-                     "file it came from): now it is in the new layer 'Layer 3'; untick it if not"]
+    assert lines == ["Warning: Crate already ticks the slot of the new layer 'Layer 3' (the "
+                     "3rd in the list), set in another scene or in the file it came from: its "
+                     "collision filter now names it; untick it there if not"]
     assert list(crate.gltf_physics.filter_layers[:4]) == [False, False, True, False]
+
+
+def test_add_layer_names_only_filters_that_name_its_slot(clean_scene, capfd):
+    """A tick under a filter that is off, or a Collides tick under With All (which names no
+    layer), means nothing: not named (as the import says it)."""
+    clean_scene.gltf_physics.layers.add().name = "Player"
+    off = filtered("Off", clean_scene.collection)
+    off.gltf_physics.filter_layers[1], off.gltf_physics.use_filter = True, False
+    everyone = filtered("Everyone", clean_scene.collection, filter_mode="ALL")
+    everyone.gltf_physics.filter_targets[1] = True
+    shy = filtered("Shy", clean_scene.collection, filter_mode="EXCEPT")
+    shy.gltf_physics.filter_targets[1] = True
+    result, lines = reported(capfd, bpy.ops.gltf_physics.layer_add)
+    assert result == {"FINISHED"}
+    assert lines == ["Warning: Shy already ticks the slot of the new layer 'Layer 1' (the 2nd "
+                     "in the list), set in another scene or in the file it came from: its "
+                     "collision filter now names it; untick it there if not"]
 
 
 # -- Edit as Custom: a library override's drives ------------------------------------------------
@@ -145,7 +164,8 @@ def _car(**physics) -> bpy.types.Object:
 
 
 def test_add_wheels_refuses_a_vehicle_with_wheels_it_did_not_make(clean_scene):
-    """Four hand-made or imported wheels (one under an axle): four more were added."""
+    """Four hand-made or imported wheels (one under an axle): Add Wheels names them and adds
+    none (it used to add four more)."""
     car = _car()
     axle = h.empty_object("Axle", (0, 1, -0.5), parent=car)
     for i, (x, y) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):

@@ -9,19 +9,33 @@ choice that reads a link the target lacks falls back to the one that needs none
 (`lacking_links`).
 
 Copy Physics copies only onto objects of the source's role or of none (`copy_role`): a
-joint's settings onto joints and new objects, never a body's onto a joint, a wheel or a
-collision-only proxy, nor a wheel's onto a body.
+joint's settings onto joints and new objects, never a body's onto a joint, a wheel, a
+trigger, a gravity volume or a collision-only proxy, nor a wheel's onto a body.
 """
 
 import bpy
 
+from ..gravity.bridge import has_gravity
 from ..gravity.properties import GRAVITY_MESH_SHAPES
 from ..settings.properties import MESH_SHAPE_ITEMS
-from .ownership import CONVEX_PART, HULL_PROXY, IMPORT_PROXY, JOINT, MADE_BY, NATIVE_JOINT, WHEEL
+from .ownership import (
+    CONVEX_PART,
+    HULL_PROXY,
+    IMPORT_CHILD,
+    IMPORT_PROXY,
+    JOINT,
+    MADE_BY,
+    NATIVE_JOINT,
+    WHEEL,
+)
 
 SKIPPED = frozenset({"rna_type", "name"})
 COLLISION_ONLY = "collision-only proxy"
 BODY = "body"
+TRIGGER = "trigger"
+#: A trigger with gravity: a role of its own, as a copy between it and a plain trigger
+#: would add a pull to one or silently drop another's.
+GRAVITY_VOLUME = "gravity volume"
 #: The role of what the tools make, when its settings no longer say it.
 TOOL_ROLES = {HULL_PROXY: COLLISION_ONLY, CONVEX_PART: COLLISION_ONLY,
               IMPORT_PROXY: COLLISION_ONLY, JOINT: "joint", NATIVE_JOINT: "joint",
@@ -67,9 +81,12 @@ def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup,
 
 def copy_role(obj: bpy.types.Object) -> str | None:
     """What `obj` is, by its settings, else by the tool that made it: "collision-only
-    proxy", "joint", its vehicle part ("wheel"), "seat", else "body" (motion or a shape);
-    None for no physics."""
+    proxy", "joint", its vehicle part ("wheel"), "seat", "gravity volume" (gravity without
+    motion or collider), "trigger" (a trigger shape or compound trigger without motion),
+    else "body" (motion or a shape); None for no physics."""
     props = obj.gltf_physics
+    made = obj.get(MADE_BY)
+    made = made if isinstance(made, str) else None  # (a script may store anything there)
     if props.collision_only:
         return COLLISION_ONLY
     if props.joint_type != "NONE":
@@ -78,11 +95,19 @@ def copy_role(obj: bpy.types.Object) -> str | None:
         return props.bl_rna.properties["vehicle_part"].enum_items[props.vehicle_part].name.lower()
     if props.is_seat:
         return "seat"
-    if obj.get(MADE_BY) in TOOL_ROLES:
-        return TOOL_ROLES[obj.get(MADE_BY)]
-    if props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger:
+    if made in TOOL_ROLES:
+        return TOOL_ROLES[made]
+    shaped = props.shape_type != "NONE"
+    if props.motion_type == "NONE" and not (shaped and props.shape_role == "COLLIDER"):
+        if has_gravity(props):
+            return GRAVITY_VOLUME
+        if shaped or props.is_compound_trigger:
+            return TRIGGER
+    if props.motion_type != "NONE" or shaped or props.is_compound_trigger:
         return BODY
-    return None
+    # The importer's other children: a node's trigger beside its collider, but also bone
+    # stand-ins and v1 joint frames, so only when the settings say nothing.
+    return TRIGGER if made == IMPORT_CHILD else None
 
 
 def own_sources(group: bpy.types.PropertyGroup) -> list[str]:
