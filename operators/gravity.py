@@ -7,9 +7,8 @@ import bpy
 
 from ..io.blender.gravity.bridge import evaluates, object_line_points
 from ..io.blender.gravity.properties import LINE_OBJECT_TYPES
-from ..io.blender.instances import instance_counts
+from ..io.blender.instances import exported_objects
 from ..io.blender.tools.editable import first_own_item, poll_refusal, refuse, removal_problem
-from ..io.blender.tools.native_common import has_object
 from .context_checks import has_scene
 
 
@@ -135,7 +134,7 @@ class GLTF_PHYSICS_OT_gravity_points_from_object(_OnLineGravity, bpy.types.Opera
 def _not_evaluated(scene: bpy.types.Scene, source: bpy.types.Object) -> str:
     """Why Copy Points refuses a line object the view layer does not evaluate (Blender would
     read its own mesh, without its modifiers)."""
-    if has_object(scene.objects, source) or source in instance_counts(scene.objects):
+    if source in exported_objects(scene):
         return f"{source.name} is not evaluated in this view layer (it or its collection is " \
             "excluded or disabled in viewports): enable it so its modifiers count; nothing " \
             "was changed"
