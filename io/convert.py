@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -61,9 +61,9 @@ from .document import DocumentView
 from .document_mass import DocumentMass
 from .gravity import GravityScene
 from .json_read import as_dict, as_list, is_index
-from .mass_properties import centre_in_target
+from .mass_properties import MassPart, body_moments, centre_in_target
 from .mesh_data import MeshData
-from .model import PhysicsScene
+from .model import Motion, PhysicsScene
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
 
 Target = Literal["OMI", "KHR"]
@@ -97,61 +97,82 @@ def convert_document(
     report_kept_mesh_nodes(gltf, target == "KHR" and khr_geometry == "node", report)
     out = copy.deepcopy(dict(gltf))
     work = Work(out, NodeGraph.of(out), scene, vehicles, report)
+    khr.report_moved_geometry_nodes(view, lambda node: not _at_identity(work, node), report)
     upgrade_v1_joints(work)
     _report_compound_parents(work, target)
-    _resolve_centres(work, target, MeshData(out, base_dir, binary))
     if target == "OMI":
         anchor_world_sides(work)
         give_joints_own_nodes(work)
     else:
         keep_static_bodies_apart(work)
+    _resolve_mass(work, target, MeshData(out, base_dir, binary))  # (static partners too)
     encoded = _encode(work, target, khr_geometry, godot_capsules, gravity)
     attach(work, encoded)
     declare(out, gltf, encoded.used(), report)
     return out
 
 
-def _resolve_centres(work: Work, target: Target, meshes: MeshData) -> None:
-    """Centres of mass in the target's terms (`mass_properties.centre_in_target`)."""
+def _resolve_mass(work: Work, target: Target, meshes: MeshData) -> None:
+    """What the target cannot leave to the engine, from the colliders: centres of mass
+    (`mass_properties.centre_in_target`) and, for OMI, every rotation locked."""
     mass = DocumentMass(work.scene, work.graph, meshes)
     for index, physics in work.scene.nodes.items():
         motion = physics.motion
         if motion is None or not is_index(index):
             continue
+        where = f"/nodes/{index}"
         try:
-            centre = centre_in_target(motion.center_of_mass, target,
-                                      lambda index=index: mass.solid(index))
+            resolved = _resolved(motion, where, target, lambda index=index: mass.solid(index),
+                                 work.report)
         except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
-            work.report.warn("mesh-unreadable", f"/nodes/{index}",
-                             f"a collider mesh cannot be read ({exc}): centre of mass not computed")
+            work.report.warn("mesh-unreadable", where, f"a collider mesh cannot be read ({exc}): "
+                             "centre of mass and inertia not computed")
             continue
         except (OverflowError, FloatingPointError):  # colliders too large for a volume
-            centre = (math.inf,)
-        if centre is not None and not all(math.isfinite(c) for c in centre):
-            work.report.warn("mass-not-computed", f"/nodes/{index}",
-                             "the colliders are too large for their volume to be computed: "
-                             "the centre of mass is written as the file states it")
-            continue
-        if centre != motion.center_of_mass:
-            work.scene.nodes[index] = replace(physics, motion=replace(motion,
-                                                                      center_of_mass=centre))
+            resolved = None
+        if resolved is None:
+            work.report.warn("mass-not-computed", where, "the colliders are too large for their "
+                             "volume to be computed: the centre of mass and inertia are written "
+                             "as the file states them")
+        elif resolved != motion:
+            work.scene.nodes[index] = replace(physics, motion=resolved)
+
+
+def _resolved(motion: Motion, where: str, target: Target,
+              solid: Callable[[], MassPart | None], report: Report) -> Motion | None:
+    """`motion` with its centre in the target's terms and, for OMI, a fully locked rotation
+    scaled on the colliders' moments (`omi.full_lock`); None when the colliders' volume is
+    not finite."""
+    centre = centre_in_target(motion.center_of_mass, target, solid)
+    if centre is not None and not all(math.isfinite(c) for c in centre):
+        return None
+    motion = replace(motion, center_of_mass=centre)
+    if target != "OMI":
+        return motion
+    return omi.full_lock(motion, lambda: body_moments(
+        solid(), motion.mass, motion.center_of_mass, report, where), where, report)
 
 
 def _report_compound_parents(work: Work, target: Target) -> None:
+    """A shapeless collider is not written: a warning when it held a material or filter
+    (lost), a note otherwise (its child colliders still join the nearest motion)."""
     for index, physics in work.scene.nodes.items():
         collider = physics.collider
         if collider is None or collider.shape is not None:
             continue
         where = f"/nodes/{index}/extensions/{omi.BODY_EXT}/collider"
-        lost = " with its material/filter" if collider.material or collider.filter else ""
-        if target == "KHR":
+        why = "KHR has no compound-parent collider" if target == "KHR" else \
+            "a collider without a shape is not written"
+        held = (("physics material", collider.material), ("collision filter", collider.filter))
+        lost = [name for name, value in held if value is not None]
+        if lost:
             work.report.warn("compound-parent-dropped", where,
-                             f"KHR has no compound-parent collider: dropped{lost}; the child "
-                             "colliders join the nearest motion or stay static")
+                             f"{why}: dropped with its {' and '.join(lost)}; the child "
+                             "colliders keep their own and join the nearest motion or stay static")
         else:
             work.report.info("compound-parent-omitted", where,
-                             f"collider {{}} omitted{lost}: child colliders still join the "
-                             "nearest motion")
+                             f"{why}: collider {{}} omitted; the child colliders join the "
+                             "nearest motion or stay static")
 
 
 # -- encoding --------------------------------------------------------------------------------
@@ -230,4 +251,9 @@ def _is_bare_mesh_node(work: Work, index: int) -> bool:
         return False
     if index in work.scene.nodes or index in work.vehicles.nodes:
         return False
+    return _at_identity(work, index)
+
+
+def _at_identity(work: Work, index: int) -> bool:
+    """True when node `index`'s own transform is the identity."""
     return bool(np.allclose(work.graph.local(index), np.identity(4), atol=IDENTITY_TOLERANCE))

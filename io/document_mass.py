@@ -39,6 +39,7 @@ class DocumentMass:
 
     def __init__(self, scene: PhysicsScene, graph: NodeGraph, meshes: MeshData) -> None:
         self.graph, self.meshes = graph, meshes
+        self._solids: dict[int, MassPart | None] = {}
         self.colliders: dict[int, list[tuple[np.ndarray, Shape]]] = defaultdict(list)
         for node, physics in scene.nodes.items():
             shape = physics.collider.shape if physics.collider is not None else None
@@ -54,6 +55,9 @@ class DocumentMass:
         return None
 
     def solid(self, body: int) -> MassPart | None:
-        """The body's collider solid in its node space; None without collider volume."""
-        to_body = np.linalg.pinv(self.graph.world(body))
-        return body_solid(self.colliders.get(body, ()), to_body, self.meshes)
+        """The body's collider solid in its node space; None without collider volume
+        (computed once)."""
+        if body not in self._solids:
+            to_body = np.linalg.pinv(self.graph.world(body))
+            self._solids[body] = body_solid(self.colliders.get(body, ()), to_body, self.meshes)
+        return self._solids[body]

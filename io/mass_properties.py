@@ -14,9 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
+from .diagnostics import Report
 from .model import MESH_SHAPES, Shape
 
 #: Samples along the axis of a capsule or cylinder (a tapered one has no closed form here).
@@ -25,6 +27,8 @@ AXIAL_SAMPLES = 4096
 MIN_VOLUME = 1e-12
 #: Centres closer than this to a node's origin are the origin (metres).
 ORIGIN_EPSILON = 1e-6
+#: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
+ASSUMED_DENSITY: Final = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,28 @@ def centre_in_target(
     if target == "KHR" and centre == (0.0, 0.0, 0.0) and centred_on_origin(solid()):
         return None
     return centre
+
+
+def body_moments(
+    part: MassPart | None, mass: float | None, centre: tuple[float, float, float] | None,
+    report: Report, where: str,
+) -> tuple[float, float, float] | None:
+    """The moments of inertia about the body axes through the centre of mass `centre` (the
+    centroid when None) of colliders `part`; None without collider volume. A mass that is
+    not positive and finite (computed, infinite, OMI's 0 or less) is the colliders' volume
+    at ASSUMED_DENSITY, reported."""
+    if part is None:
+        return None
+    if mass is None or not 0 < mass < math.inf:
+        mass = part.volume * ASSUMED_DENSITY
+        report.warn("inertia-assumed-density", where,
+                    f"rotation locked without a positive mass: moments written for "
+                    f"{ASSUMED_DENSITY:g} kg/m³ ({mass:.4g} kg)")
+    inertia = part.inertia(mass)
+    if centre is not None:  # the parallel-axis rule, from the centroid to the centre
+        offset = part.centroid - np.asarray(centre, dtype=float)
+        inertia = inertia + mass * (float(offset @ offset) * np.eye(3) - np.outer(offset, offset))
+    return tuple(float(m) for m in np.diag(inertia))  # type: ignore[return-value]
 
 
 def principal(inertia: np.ndarray) -> tuple[tuple[float, float, float],

@@ -8,11 +8,11 @@ Spec: ../shared/specs/khr/. Writes `geometry.mesh` (2026-01) or, on request, `ge
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Final, Literal
 
-from ..diagnostics import Report
+from ..diagnostics import Report, listing
 from ..document import DocumentView
 from ..field_table import SCHEMA_BOUNDS, SMALLEST_POSITIVE
 from ..json_read import Json, JsonReader
@@ -133,8 +133,10 @@ def decode_khr(view: DocumentView, report: Report) -> PhysicsScene:
         joints=decode_pool(body_ext, "physicsJoints", where_body, read, decode_settings),
     )
 
+    nodes = GeometryNodes(view, read)
+
     def geometry(obj: Mapping[str, Json], where: str) -> Shape | None:
-        return _decode_geometry(obj, where, read, shapes, view)
+        return _decode_geometry(obj, where, read, shapes, nodes)
 
     return decode_nodes(
         view, BODIES_EXT, read, pools, geometry, lambda obj, w: decode_motion(obj, w, read)
@@ -177,7 +179,7 @@ def decode_motion(obj: Mapping[str, Json], where: str, read: JsonReader) -> Moti
 
 def _decode_geometry(
     obj: Mapping[str, Json], where: str, read: JsonReader, shapes: list[Shape | None],
-    view: DocumentView,
+    nodes: GeometryNodes,
 ) -> Shape | None:
     geo_where = f"{where}/geometry"
     geo = read.obj(obj.get("geometry"), geo_where)
@@ -192,17 +194,89 @@ def _decode_geometry(
     if "mesh" in geo:
         if "node" in geo:
             read.bad(geo_where, "both mesh and node given; node ignored", "geometry-both")
-        mesh = read.index(geo, "mesh", geo_where, view.mesh_count)
+        mesh = read.index(geo, "mesh", geo_where, nodes.view.mesh_count)
         return None if mesh is None else Shape(kind, mesh=mesh)
     if "node" in geo:
-        node = read.index(geo, "node", geo_where, len(view.nodes))
-        mesh = None if node is None else view.nodes[node].mesh
-        if node is not None and (mesh is None or not 0 <= mesh < view.mesh_count):
-            read.bad(geo_where, f"geometry node {node} has no valid mesh", "geometry-node-no-mesh")
-            return None
+        node = read.index(geo, "node", geo_where, len(nodes.view.nodes))
+        mesh = None if node is None else nodes.mesh(node, geo_where)
         return None if mesh is None else Shape(kind, mesh=mesh)
     read.bad(geo_where, "geometry names no shape, mesh or node; skipped", "geometry-missing")
     return None
+
+
+class GeometryNodes:
+    """The meshes of KHR `geometry.node` targets, each node resolved (and said) once.
+
+    Only the node's own mesh is used, in the space of the node the geometry belongs to: a
+    shape holds one mesh, so the meshes of nodes below it (which the spec includes, each
+    placed by its transforms) are not gathered, and that is said (`geometry-node-children`).
+    """
+
+    def __init__(self, view: DocumentView, read: JsonReader) -> None:
+        self.view, self.read = view, read
+        self._found: dict[int, tuple[int | None, bool]] = {}
+
+    def mesh(self, node: int, geo_where: str) -> int | None:
+        """Node `node`'s mesh; None (said) when it has no valid one."""
+        if node not in self._found:
+            self._found[node] = self._resolve(node)
+        mesh, below = self._found[node]
+        if mesh is None and not below:
+            self.read.bad(geo_where, f"geometry node {node} has no valid mesh",
+                          "geometry-node-no-mesh")
+        return mesh
+
+    def _resolve(self, node: int) -> tuple[int | None, bool]:
+        """(the node's own valid mesh, whether nodes below it carry meshes), said."""
+        mesh = _node_mesh(self.view, node)
+        below = [str(d) for d in self.view.descendants(node)
+                 if _node_mesh(self.view, d) is not None]
+        if below:
+            used = f"only its own mesh {mesh} is used" if mesh is not None else \
+                "it has no mesh of its own, so the colliders and triggers naming it are skipped"
+            self.read.report.warn(
+                "geometry-node-children", f"/nodes/{node}",
+                f"KHR geometry.node {node}: the meshes of nodes below it ({listing(below, 10)}) "
+                f"are not gathered into the collision geometry; {used}")
+        return mesh, bool(below)
+
+
+def _node_mesh(view: DocumentView, node: int) -> int | None:
+    """Node `node`'s mesh when it is a valid index."""
+    mesh = view.nodes[node].mesh
+    return mesh if mesh is not None and 0 <= mesh < view.mesh_count else None
+
+
+def geometry_node_refs(view: DocumentView) -> Iterator[tuple[int, int]]:
+    """(node, target) for each KHR collider or trigger of `node` naming `geometry.node`
+    `target` (a valid node index)."""
+    for index, payload in view.used(BODIES_EXT):
+        for part in ("collider", "trigger"):
+            holder = payload.get(part) if isinstance(payload, Mapping) else None
+            geometry = holder.get("geometry") if isinstance(holder, Mapping) else None
+            if not isinstance(geometry, Mapping) or "shape" in geometry or "mesh" in geometry:
+                continue  # (the decoder uses shape or mesh before node)
+            target = geometry.get("node")
+            if type(target) is int and 0 <= target < len(view.nodes):
+                yield index, target
+
+
+def report_moved_geometry_nodes(
+    view: DocumentView, moved: Callable[[int], bool], report: Report,
+) -> None:
+    """Say once per KHR `geometry.node` target with a mesh and a transform of its own
+    (`moved`) that another node's geometry names: its mesh is used without that transform.
+    (A node naming itself is in its own space: nothing is lost.)"""
+    said: set[int] = set()
+    for index, target in geometry_node_refs(view):
+        if target == index or target in said or _node_mesh(view, target) is None \
+                or not moved(target):
+            continue
+        said.add(target)
+        report.warn("geometry-node-transform", f"/nodes/{target}",
+                    f"KHR geometry.node {target} has a transform of its own: its mesh is used "
+                    "in the space of the node whose collider or trigger names it, without "
+                    "that transform")
 
 
 def _decode_shape(value: Json, where: str, read: JsonReader) -> Shape | None:

@@ -8,7 +8,7 @@ reads it plus the quirks still found in files (digest §4.3, §4.4, §4.7) and v
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
@@ -256,21 +256,57 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
                     "OMI has no computed centre of mass: it is at the body origin")
     elif motion.center_of_mass != ZERO3:
         out["centerOfMass"] = canon_list(motion.center_of_mass)
-    diagonal = motion.inertia_diagonal
+    diagonal = None if motion.inertia_diagonal is None else \
+        omi_inertia(motion.inertia_diagonal, where, report)
     if diagonal is not None:
-        finite = [d for d in diagonal if not math.isinf(d)]
-        if len(finite) < 3:
-            report.warn("omi-locked-rotation", where, "OMI has no infinite moment of inertia: "
-                        f"a locked axis is written {LOCKED_INERTIA_FACTOR:g}× the largest moment")
-        if 0.0 in finite:  # OMI reads a 0 moment as "computed": say so, leave it out
-            report.warn("omi-zero-inertia", where, "OMI reads a moment of inertia of 0 as "
-                        "computed: the inertia is left to the engine")
-        elif finite:
-            large = LOCKED_INERTIA_FACTOR * max(abs(d) for d in finite)
-            out["inertiaDiagonal"] = [canon(large if math.isinf(d) else d) for d in diagonal]
+        out["inertiaDiagonal"] = canon_list(diagonal)
     encode_orientation(motion, out)
     encode_motion_fields(motion, out, where, report)
     return {"type": kind, **out}
+
+
+def omi_inertia(
+    diagonal: tuple[float, ...], where: str, report: Report, colliders: tuple[float, ...] = (),
+) -> tuple[float, ...] | None:
+    """The inertia diagonal OMI is written with; None leaves it to the engine (said).
+
+    OMI has no infinite moment: a locked (infinite) axis is written LOCKED_INERTIA_FACTOR ×
+    the largest free moment or, with every axis locked, × the largest of `colliders` (the
+    moments the body's colliders give, when the caller knows them). OMI reads a 0 moment as
+    computed."""
+    finite = [d for d in diagonal if not math.isinf(d)]
+    reference = finite or [d for d in colliders if 0 < d < math.inf]
+    if not reference:
+        report.warn("omi-lock-unwritten", where, "every rotation is locked and no moment of "
+                    "inertia is known to scale (no collider volume): OMI cannot lock a "
+                    "rotation, so no inertia is written and the engine computes one (the body "
+                    "turns freely)")
+        return None
+    if len(finite) < 3:
+        source = "moment" if finite else "moment of the colliders"
+        report.warn("omi-locked-rotation", where, "OMI has no infinite moment of inertia: "
+                    f"a locked axis is written {LOCKED_INERTIA_FACTOR:g}× the largest {source}")
+    if 0.0 in finite:
+        report.warn("omi-zero-inertia", where, "OMI reads a moment of inertia of 0 as "
+                    "computed: the inertia is left to the engine")
+        return None
+    large = LOCKED_INERTIA_FACTOR * max(abs(d) for d in reference)
+    return tuple(large if math.isinf(d) else d for d in diagonal)
+
+
+def full_lock(
+    motion: Motion, moments: Callable[[], tuple[float, ...] | None], where: str, report: Report,
+) -> Motion:
+    """`motion` as OMI writes a rotation locked about every axis: LOCKED_INERTIA_FACTOR × the
+    largest of the colliders' `moments` (`omi_inertia`; asked only then). Unchanged
+    otherwise, or without moments (the encoder then says OMI cannot write the lock)."""
+    diagonal = motion.inertia_diagonal
+    if diagonal is None or not all(math.isinf(d) for d in diagonal):
+        return motion
+    found = moments()
+    if not found:
+        return motion
+    return replace(motion, inertia_diagonal=omi_inertia(diagonal, where, report, found))
 
 
 def _decode_shape(value: Json, where: str, read: JsonReader, mesh_count: int) -> Shape | None:

@@ -224,7 +224,7 @@ def test_khr_node_form_reuses_the_samples_orphan_nodes() -> None:
     assert "geometry-nodes-kept" in codes(report, "info")
 
 
-def test_omi_compound_parent_into_khr_is_reported() -> None:
+def test_omi_compound_parent_into_khr_is_noted() -> None:
     source = {
         "asset": {"version": "2.0"},
         "nodes": [
@@ -236,9 +236,9 @@ def test_omi_compound_parent_into_khr_is_reported() -> None:
         "extensionsUsed": [OMI_SHAPE, OMI_BODY],
     }
     out, report = convert(source, "KHR")
-    dropped = [i for i in report.issues if i.code == "compound-parent-dropped"]
-    assert len(dropped) == 1 and dropped[0].severity == "warning"
-    assert dropped[0].where == f"/nodes/0/extensions/{OMI_BODY}/collider"
+    omitted = [i for i in report.issues if i.code == "compound-parent-omitted"]
+    assert len(omitted) == 1 and omitted[0].severity == "info"  # nothing lost: no warning
+    assert omitted[0].where == f"/nodes/0/extensions/{OMI_BODY}/collider"
     assert "extensions" not in out["nodes"][0]
     assert out["nodes"][1]["extensions"][KHR_BODIES] == {"collider": {"geometry": {"shape": 0}}}
     assert out["extensionsUsed"] == [KHR_SHAPES, KHR_BODIES]

@@ -409,8 +409,11 @@ def test_inertia_in_each_family(
         assert out.get("inertiaDiagonal", ABSENT) == expected
         assert out["inertiaOrientation"] == list(ORIENTATION)  # with or without a diagonal
         locked = diagonal is not None and INFINITE in diagonal
+        every = diagonal is not None and all(d == INFINITE for d in diagonal)
         assert issues(report, "omi-locked-rotation") == (
-            ["node 0"] if locked and fmt == "omi" else [])
+            ["node 0"] if locked and not every and fmt == "omi" else [])
+        assert issues(report, "omi-lock-unwritten") == (  # no free moment to scale
+            ["node 0"] if every and fmt == "omi" else [])
         if fmt == "omi":
             assert validator.errors(assemble(encoded, 1)) == []
 

@@ -12,6 +12,7 @@ import bpy
 import numpy as np
 
 from ... import mass_properties
+from ...codecs.omi import full_lock
 from ...diagnostics import Report
 from ...mass_properties import MassPart
 from ...model import IDENTITY, INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
@@ -22,8 +23,8 @@ from ..settings.properties import MESH_SHAPE_ITEMS
 from . import kept_solids
 from .node_index import NodeIndex
 
-#: Density assumed for an automatic mass when an inertia must be written (kg/m³, water).
-ASSUMED_DENSITY = 1000.0
+#: (operators/vehicles.py reads the density here)
+ASSUMED_DENSITY = mass_properties.ASSUMED_DENSITY
 #: Instances within instances followed at most (Blender draws 8 levels; a collection that
 #: a script made instance itself must not loop).
 MAX_INSTANCE_DEPTH = 8
@@ -72,31 +73,29 @@ class BodyMass:
             motion = replace(motion, center_of_mass=centre)
         if motion.inertia_diagonal is None and any(body.gltf_physics.lock_rotation):
             motion = replace(motion, inertia_diagonal=self._locked_inertia(motion, body))
+        if target == "OMI":
+            motion = full_lock(motion, lambda m=motion: self._moments(m, body), body.name,
+                               self.report)
         return motion
 
     def _locked_inertia(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...]:
         """Free moments about the body axes computed from the colliders; locked ones infinite."""
         locks = body.gltf_physics.lock_rotation
         locks = (locks[0], locks[2], locks[1]) if self.yup else tuple(locks)
-        part = self.part_of(body)
-        if part is None:
+        if all(locks):  # no free moment to compute
+            return (INFINITE,) * 3
+        moments = self._moments(motion, body)
+        if moments is None:
             self.report.warn("inertia-not-computed", body.name, "rotation locked but no collider "
                              "has volume: free moments written for a 1 m cube of the mass")
             mass = motion.mass if motion.mass is not None and 0 < motion.mass < INFINITE else 1.0
             return tuple(INFINITE if lock else mass / 6.0 for lock in locks)
-        mass = motion.mass
-        if mass is None or not 0 < mass < INFINITE:  # automatic, infinite, or 0 or less (OMI)
-            mass = part.volume * ASSUMED_DENSITY
-            self.report.warn("inertia-assumed-density", body.name,
-                             f"rotation locked without a positive mass: free moments written for "
-                             f"{ASSUMED_DENSITY:g} kg/m³ ({mass:.4g} kg)")
-        # The body axes about the centre of mass (about the origin when it is custom).
-        inertia = part.inertia(mass)
-        if motion.center_of_mass is not None:
-            offset = part.centroid - np.asarray(motion.center_of_mass)
-            inertia = inertia + mass * (float(offset @ offset) * np.eye(3)
-                                        - np.outer(offset, offset))
-        return tuple(INFINITE if lock else float(inertia[i, i]) for i, lock in enumerate(locks))
+        return tuple(INFINITE if lock else moments[i] for i, lock in enumerate(locks))
+
+    def _moments(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...] | None:
+        """The colliders' moments about the body axes (`mass_properties.body_moments`)."""
+        return mass_properties.body_moments(self.part_of(body), motion.mass,
+                                            motion.center_of_mass, self.report, body.name)
 
     def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
                 ) -> MassPart | None:

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Blender's cross-family export says what the converter says: a fully locked rotation in
+OMI, the centre of a static joint partner, and KHR `geometry.node` meshes below the node."""
+
+import base64
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gltf_physics.io.convert import convert_document
+from gltf_physics.io.diagnostics import Report
+
+from .scene_helpers import load_gltf
+from .test_import_hostile_files import import_logged
+from .test_meaning_cases import through_blender
+from .test_meaning_roundtrip import export_logged, reported_codes
+
+KHR_SHAPES, KHR_BODIES = "KHR_implicit_shapes", "KHR_physics_rigid_bodies"
+OMI_BODY = "OMI_physics_body"
+BOX = {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}
+
+
+def khr_ext(**payload: Any) -> dict[str, Any]:
+    return {"extensions": {KHR_BODIES: payload}}
+
+
+def cube_mesh() -> dict[str, Any]:
+    """Mesh 0: a closed unit cube, embedded."""
+    points = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    indices = [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6,
+               0, 6, 4, 1, 5, 7, 1, 7, 3]
+    vertices = b"".join(struct.pack("<3f", *p) for p in points)
+    data = vertices + b"".join(struct.pack("<H", i) for i in indices)
+    return {
+        "buffers": [{"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(data).decode()}],
+        "bufferViews": [{"buffer": 0, "byteLength": len(vertices), "target": 34962},
+                        {"buffer": 0, "byteOffset": len(vertices), "byteLength": 72,
+                         "target": 34963}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
+                       "min": [-0.5] * 3, "max": [0.5] * 3},
+                      {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+    }
+
+
+def khr_file(path: Path, nodes: list[dict[str, Any]], roots: list[int] | None = None,
+             **root: Any) -> Path:
+    children = {c for node in nodes for c in node.get("children", [])}
+    extensions: dict[str, Any] = {KHR_SHAPES: {"shapes": [BOX]}}
+    if root:
+        extensions[KHR_BODIES] = root
+    gltf = {
+        "asset": {"version": "2.0"}, "scene": 0,
+        "scenes": [{"nodes": [i for i in range(len(nodes)) if i not in children]
+                    if roots is None else roots}],
+        "nodes": nodes, "extensions": extensions,
+        "extensionsUsed": [KHR_SHAPES, KHR_BODIES], **cube_mesh(),
+    }
+    path.write_text(json.dumps(gltf))
+    return path
+
+
+def converted(path: Path) -> tuple[dict[str, Any], Report]:
+    report = Report()
+    return convert_document(json.loads(path.read_text()), "OMI", report=report,
+                            base_dir=path.parent), report
+
+
+def motion_named(gltf: dict[str, Any], name: str) -> dict[str, Any]:
+    node = next(n for n in gltf["nodes"] if n.get("name") == name)
+    return node["extensions"][OMI_BODY]["motion"]
+
+
+# -- a fully locked rotation in OMI -------------------------------------------------------------
+
+
+def test_full_khr_lock_is_written_like_the_converter(tmp_path: Path, caplog) -> None:
+    source = khr_file(tmp_path / "locked.gltf", [
+        {"name": "Locked", "children": [1],
+         **khr_ext(motion={"mass": 5, "inertiaDiagonal": [0, 0, 0]})},
+        {"name": "Part", **khr_ext(collider={"geometry": {"shape": 0}})}])
+    omi, codes = through_blender(source, "OMI", tmp_path, caplog)
+    written = motion_named(omi, "Locked")["inertiaDiagonal"]
+    assert written == pytest.approx([1000 * 5 / 6] * 3, rel=1e-6)  # 1 m cube of 5 kg
+    assert "omi-locked-rotation" in codes and "omi-lock-unwritten" not in codes
+    out, report = converted(source)
+    assert motion_named(out, "Locked")["inertiaDiagonal"] == pytest.approx(written, rel=1e-6)
+    assert "omi-locked-rotation" in report.codes()
+
+
+def test_blender_full_lock_scales_on_the_colliders(clean_scene, helpers, tmp_path: Path,
+                                                    caplog) -> None:
+    body = helpers.mesh_object("Body")
+    helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
+                        size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
+                        lock_rotation=(True, True, True))
+    log = export_logged(tmp_path / "locked.gltf", "OMI", caplog)
+    helpers.assert_valid(tmp_path / "locked.gltf")
+    # a 2 m cube of 6 kg: 4 kg·m² about each axis
+    written = motion_named(load_gltf(tmp_path / "locked.gltf"), "Body")
+    assert written["inertiaDiagonal"] == pytest.approx([4000.0] * 3, rel=1e-6)
+    assert reported_codes(log)["omi-locked-rotation"] == 1
+    assert "inertia-not-computed" not in reported_codes(log)
+
+
+def test_blender_full_lock_without_colliders_is_not_claimed(clean_scene, helpers,
+                                                            tmp_path: Path, caplog) -> None:
+    body = helpers.empty_object("Body")
+    helpers.set_physics(body, motion_type="DYNAMIC", mass=2.0, lock_rotation=(True, True, True))
+    log = export_logged(tmp_path / "bare.gltf", "OMI", caplog)
+    helpers.assert_valid(tmp_path / "bare.gltf")
+    assert "inertiaDiagonal" not in motion_named(load_gltf(tmp_path / "bare.gltf"), "Body")
+    codes = reported_codes(log)
+    assert codes["omi-lock-unwritten"] == 1
+    assert not {"omi-locked-rotation", "inertia-not-computed"} & set(codes)
+
+
+# -- the centre of a static joint partner ---------------------------------------------------------
+
+
+def test_static_joint_partner_centre_matches_the_converter(tmp_path: Path, caplog) -> None:
+    joint = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
+    source = khr_file(tmp_path / "hinge.gltf", [
+        {"name": "Door", "children": [1, 2], **khr_ext(motion={"mass": 3})},
+        {"name": "DoorCol", **khr_ext(collider={"geometry": {"shape": 0}})},
+        {"name": "Hinge", **khr_ext(joint={"joint": 0, "connectedNode": 4})},
+        {"name": "Frame", "children": [4, 5]},
+        {"name": "Anchor"},
+        {"name": "FrameCol", "translation": [0, 2, 0],
+         **khr_ext(collider={"geometry": {"shape": 0}})},
+    ], physicsJoints=joint)
+    omi, codes = through_blender(source, "OMI", tmp_path, caplog)
+    out, report = converted(source)
+    for gltf in (omi, out):
+        partner = motion_named(gltf, "Frame")
+        assert partner["type"] == "static"
+        assert partner["centerOfMass"] == pytest.approx([0.0, 2.0, 0.0], abs=1e-6)
+    assert "omi-computed-center" not in codes and "omi-computed-center" not in report.codes()
+
+
+# -- KHR geometry.node meshes below the node ---------------------------------------------------
+
+
+def test_geometry_node_children_are_said_on_import(clean_scene, tmp_path: Path,
+                                                   caplog) -> None:
+    source = khr_file(tmp_path / "children.gltf", [
+        {"name": "Body", "children": [1], **khr_ext(motion={"mass": 1})},
+        {"name": "Col", **khr_ext(collider={"geometry": {"node": 2, "convexHull": True}})},
+        {"name": "Visual", "mesh": 0, "children": [3]},
+        {"name": "VisualChild", "mesh": 0, "translation": [0, 3, 0]}], roots=[0, 2])
+    log = import_logged(source, caplog)
+    assert sum("[geometry-node-children]" in line for line in log) == 1
+    _out, report = converted(source)
+    assert report.codes().count("geometry-node-children") == 1
