@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Structural rules the Blender exporter, the importer and the converter share: where a
-format needs a node, a body or a motion kind that the scene does not have as it is. Pure;
+format needs a node, a body, a motion kind or a collider's parts that the scene does not
+have as it is. Pure;
 each caller walks its own tree (Blender objects or glTF nodes) and asks these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from .model import Collider, CollisionFilter, NodePhysics, PhysicsMaterial
+
 T = TypeVar("T")
+H = TypeVar("H", bound=Hashable)
 
 STATIC_IN_MOVING_CODE = "static-in-moving-body"
 
@@ -28,12 +33,156 @@ def joint_needs_own_node(target: str, frame_is_plain: bool) -> bool:
     return target == "OMI" and not frame_is_plain
 
 
-def static_partner(chain: Sequence[T], has_collider: Callable[[T], bool], *,
+def static_partner(chain: Sequence[T], has_colliders: Callable[[T], bool], *,
                    body_required: bool) -> T | None:
     """For a joint side without a body (`chain`: the side, its parent, … its root), the node
-    that becomes its Static body: the nearest collider at or above it; where a body is
-    required (OMI), else the root of its tree. None: the side stays anchored to the world."""
-    found = next((node for node in chain if has_collider(node)), None)
+    that becomes its Static body: the nearest one whose own colliders are not empty
+    (`has_colliders`, see `own_colliders`: a collider beside the anchor counts, as OMI puts
+    it under the static body); where a body is required (OMI), else the root of its tree.
+    None: the side stays anchored to the world."""
+    found = next((node for node in chain if has_colliders(node)), None)
     if found is None and body_required and chain:
         return chain[-1]
     return found
+
+
+def own_colliders(children: Callable[[H], Iterable[H]], has_collider: Callable[[H], bool],
+                  has_motion: Callable[[H], bool]) -> Callable[[H], bool]:
+    """`own(node)`: whether `node` or a descendant not under another motion has a collider
+    (what a motion on `node` would take). Each node's answer is kept: the nodes of a chain,
+    asked nearest first, walk each subtree once."""
+    known: dict[H, bool] = {}
+
+    def own(node: H) -> bool:
+        if node not in known:
+            known[node] = _any_collider(node, children, has_collider, has_motion, known)
+        return known[node]
+
+    return own
+
+
+def _any_collider(node: H, children: Callable[[H], Iterable[H]],
+                  has_collider: Callable[[H], bool], has_motion: Callable[[H], bool],
+                  known: dict[H, bool]) -> bool:
+    seen, stack = {node}, [node]
+    while stack:
+        current = stack.pop()
+        if has_collider(current) or known.get(current, False):
+            return True
+        for child in children(current):
+            if child not in seen and known.get(child) is not False and not has_motion(child):
+                seen.add(child)
+                stack.append(child)
+    return False
+
+
+COMPOUND_PASSED_CODE = "compound-parent-passed-down"
+COMPOUND_DROPPED_CODE = "compound-parent-dropped"
+
+
+@dataclass(slots=True)
+class CompoundParts:
+    """What `pass_down_compound_parts` did: the nodes whose collider changed (their new
+    physics), and the compound parents whose material or filter reached a child collider
+    (`passed`) or none (`dropped`)."""
+
+    nodes: dict[Hashable, NodePhysics]
+    passed: list[Hashable]
+    dropped: list[Hashable]
+
+
+def pass_down_compound_parts(nodes: Mapping[Hashable, NodePhysics],
+                             children: Callable[[Hashable], Iterable[Hashable]]
+                             ) -> CompoundParts:
+    """A collider without a shape combines its body's child colliders into one (OMI
+    README.collider.md): its material and filter are theirs. Give them to the shaped
+    colliders below it, not under another motion, that have none of their own (a nearer
+    compound parent's first), for formats and tools without shapeless colliders. Equal
+    nodes keep sharing one NodePhysics."""
+    compounds = [index for index, physics in nodes.items() if _carries(physics.collider)]
+    walk = _PassDown(nodes, children)
+    for start in compounds:
+        if start not in walk.walked:
+            walk.run(start)
+    return CompoundParts(walk.changed, [i for i in compounds if i in walk.reached],
+                         [i for i in compounds if i not in walk.reached])
+
+
+def _carries(collider: Collider | None) -> bool:
+    """A shapeless collider with a material or filter to pass down."""
+    return collider is not None and collider.shape is None \
+        and (collider.material is not None or collider.filter is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Carried:
+    """The material and filter on the way down, each with the compound parent it is from."""
+
+    material: PhysicsMaterial | None = None
+    material_from: Hashable = None
+    filter: CollisionFilter | None = None
+    filter_from: Hashable = None
+
+    def under(self, node: Hashable, collider: Collider) -> _Carried:
+        """What passes below compound parent `node`: its own parts before those above."""
+        material, flt = collider.material, collider.filter
+        return _Carried(
+            self.material if material is None else material,
+            self.material_from if material is None else node,
+            self.filter if flt is None else flt, self.filter_from if flt is None else node)
+
+
+class _PassDown:
+    """The walks of `pass_down_compound_parts`."""
+
+    def __init__(self, nodes: Mapping[Hashable, NodePhysics],
+                 children: Callable[[Hashable], Iterable[Hashable]]) -> None:
+        self.nodes, self.children = nodes, children
+        self.changed: dict[Hashable, NodePhysics] = {}
+        self.walked: set[Hashable] = set()  # compound parents walked through
+        self.reached: set[Hashable] = set()  # those that gave a collider something
+        self._shared: dict[tuple[int, int, int], NodePhysics] = {}
+
+    def run(self, start: Hashable) -> None:
+        seen = set()
+        stack: list[tuple[Hashable, _Carried]] = [(start, _Carried())]
+        while stack:
+            node, carried = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            physics = self.changed.get(node, self.nodes.get(node))
+            if physics is not None:
+                if node != start and physics.motion is not None:
+                    continue  # another body: not part of this collider
+                carried = self._meet(node, physics, carried)
+            stack.extend((child, carried) for child in self.children(node))
+
+    def _meet(self, node: Hashable, physics: NodePhysics, carried: _Carried) -> _Carried:
+        """What passes below `node`: a compound parent adds its parts; a shaped collider
+        takes those it has none of."""
+        collider = physics.collider
+        if collider is not None and collider.shape is None:
+            self.walked.add(node)
+            return carried.under(node, collider)
+        if collider is not None:
+            self._give(node, physics, collider, carried)
+        return carried
+
+    def _give(self, node: Hashable, physics: NodePhysics, collider: Collider,
+              carried: _Carried) -> None:
+        """A shaped collider takes the carried parts it has none of."""
+        material = carried.material if collider.material is None else None
+        flt = carried.filter if collider.filter is None else None
+        if material is None and flt is None:
+            return
+        if material is not None:
+            self.reached.add(carried.material_from)
+        if flt is not None:
+            self.reached.add(carried.filter_from)
+        key = (id(physics), id(material), id(flt))
+        if key not in self._shared:
+            self._shared[key] = replace(physics, collider=replace(
+                collider, material=collider.material if material is None else material,
+                filter=collider.filter if flt is None else flt))
+        self.changed[node] = self._shared[key]

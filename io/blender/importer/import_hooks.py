@@ -6,7 +6,7 @@ importer abort the whole import, and a physics problem must never cost geometry.
 """
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any
 
 import bpy
@@ -21,13 +21,19 @@ from ...codecs.registry import (
     decode_vehicle_document,
     report_ignored,
 )
-from ...diagnostics import Report
+from ...diagnostics import Report, listing
 from ...document import DocumentView, LazyNodes, NodeView
 from ...float32_storage import Float32Storage
 from ...gravity import GravityScene
 from ...joints import settings_to_blender
 from ...model import Joint, PhysicsScene
-from ...structure import static_partner
+from ...structure import (
+    COMPOUND_DROPPED_CODE,
+    COMPOUND_PASSED_CODE,
+    own_colliders,
+    pass_down_compound_parts,
+    static_partner,
+)
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
 from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
@@ -105,6 +111,8 @@ class PhysicsImportExtension:
         self.report = Report()
         self.claims = UnbackedClaims()
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
+        self.world_sides: _WorldSides | None = None  # made on first need, once per import
+        self.level = False  # the scene held objects before the import (see `_apply_gravity`)
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -114,17 +122,40 @@ class PhysicsImportExtension:
         self.gravity = GravityScene()
         self.claims = UnbackedClaims()  # collision meshes' elements without data, per import
         self.stand_ins = {}
+        self.world_sides = None
         try:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
+            self._pass_down_compound_parts()
             self.vehicles = decode_vehicle_document(self.view, self.report)
             self.gravity = decode_gravity_document(self.view, self.report)
             report_ignored(self.view, self.report)
             self._storable()
+            # (nothing is created yet: any object of the scene is the artist's)
+            self.level = self.gravity.world is not None and _holds_objects(bpy.context.scene)
         except Exception as exc:
             LOG.exception("physics decoding failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
+
+    def _pass_down_compound_parts(self) -> None:
+        """Blender has no collider without a shape: the material and filter of one go to
+        its child colliders that have none (io/structure.py), said once."""
+        assert self.view is not None
+        done = pass_down_compound_parts(self.physics.nodes, _children_of(self.view))
+        self.physics.nodes.update(done.nodes)
+        if done.passed:
+            self.report.info(
+                COMPOUND_PASSED_CODE, _nodes(done.passed),
+                "a collider without a shape combines its child colliders into one (OMI): "
+                "its material and collision filter are now on those child colliders that "
+                "had none of their own (Blender has no collider without a shape)")
+        if done.dropped:
+            self.report.warn(
+                COMPOUND_DROPPED_CODE, _nodes(done.dropped),
+                "the material and collision filter of a collider without a shape are not "
+                "kept: every child collider has its own (Blender has no collider without a "
+                "shape)")
 
     def _storable(self) -> None:
         """Numbers Blender would store as 0 or as float32's largest made storable, said."""
@@ -245,7 +276,7 @@ class PhysicsImportExtension:
         scene = blender_scene if isinstance(blender_scene, bpy.types.Scene) else bpy.context.scene
         if self.gravity.world is not None:
             import_world_gravity(scene, self.gravity.world, "/extensions/OMI_physics_gravity",
-                                 self.report)
+                                 self.report, level=self.level)
         for index, volume in self.gravity.nodes.items():
             obj = self._node_object(gltf, index)
             if obj is None:
@@ -282,13 +313,31 @@ class PhysicsImportExtension:
                 self.report.warn("joint-skipped", where, "connected node has no object")
                 return
             props.joint_attachment = attachment
-            props.joint_connected_body = body_of(attachment) or _static_partner(attachment)
+            props.joint_connected_body = body_of(attachment) \
+                or self._static_partner(gltf, joint.connected_node)
             if body_of(obj) is None:
-                _static_partner(obj)
+                self._static_partner(gltf, index)
         props.joint_enable_collision = joint.enable_collision
         write_settings(props, settings_to_blender(joint.settings))
         if obj.type == "EMPTY":
             obj.empty_display_type = "ARROWS"
+
+    def _static_partner(self, gltf: Any, side: Hashable) -> bpy.types.Object | None:
+        """Make the static partner of body-less joint side `side` a Static body: in Blender
+        (and OMI) a joint side must be a body; KHR reads it as before (a static body is
+        colliders without a motion)."""
+        assert self.view is not None
+        if self.world_sides is None:
+            self.world_sides = _WorldSides(self.view, self.physics)
+        partner = self.world_sides.partner(side)
+        obj = None if partner is None else self._node_object(gltf, partner)
+        if obj is None:
+            return None
+        obj.gltf_physics.motion_type = "STATIC"
+        self.report.info("static-partner", f"/nodes/{partner}",
+                         f"joint side node {side} is anchored to the world or a static "
+                         f"collider: node {partner} ({obj.name}) made a Static body")
+        return obj
 
     def gather_import_scene_after_animation_hook(
         self, gltf_scene: Any, blender_scene: Any, gltf: Any
@@ -362,6 +411,58 @@ class PhysicsImportExtension:
         summary = self.report.summary()
         if summary:
             gltf.log.warning(f"gltf_physics: {summary}", popup=True)
+
+
+class _WorldSides:
+    """The file's node tree as the static partners of joint sides anchored to the world
+    need it: each node's parent, and its own colliders (io/structure.py), worked out once
+    per import."""
+
+    def __init__(self, view: DocumentView, physics: PhysicsScene) -> None:
+        children = _children_of(view)
+        self._parents: dict[int, int] = {}
+        for index in range(len(view.nodes)):
+            for child in children(index):
+                self._parents.setdefault(child, index)
+        nodes = physics.nodes
+
+        def has_collider(index: int) -> bool:
+            found = nodes.get(index)
+            return found is not None and found.collider is not None \
+                and found.collider.shape is not None
+
+        def has_motion(index: int) -> bool:
+            found = nodes.get(index)
+            return found is not None and found.motion is not None
+
+        self._own = own_colliders(children, has_collider, has_motion)
+
+    def partner(self, side: Hashable) -> int | None:
+        """The node to make the Static body of joint side `side` (no motion at or above)."""
+        chain: dict[int, None] = {}  # (ordered; safe against cycles)
+        node = side if type(side) is int else None
+        while node is not None and node not in chain:
+            chain[node] = None
+            node = self._parents.get(node)
+        return static_partner(list(chain), self._own, body_required=True)
+
+
+def _children_of(view: DocumentView) -> Callable[[int], list[int]]:
+    """Node index → its children that are nodes."""
+    nodes, count = view.nodes, len(view.nodes)
+    children = nodes.children if isinstance(nodes, LazyNodes) \
+        else lambda index: nodes[index].children
+    return lambda index: [c for c in children(index) if 0 <= c < count]
+
+
+def _nodes(indices: list[Hashable]) -> str:
+    """Where an issue of several nodes is: "nodes 0, 4"."""
+    return f"node{'s' if len(indices) > 1 else ''} {listing([str(i) for i in indices])}"
+
+
+def _holds_objects(scene: bpy.types.Scene) -> bool:
+    """Whether the scene holds any object (without listing them)."""
+    return next(iter(scene.objects), None) is not None
 
 
 def _geometry_node_targets(view: DocumentView) -> set[int]:
@@ -466,20 +567,6 @@ def _world(obj: bpy.types.Object) -> Matrix:
     if obj.parent_type != "OBJECT":
         return obj.matrix_world.copy()
     return _world(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
-
-
-def _static_partner(obj: bpy.types.Object) -> bpy.types.Object | None:
-    """Make the nearest collider at or above `obj` a Static body: a KHR static joint partner
-    has no motion, but in Blender (and OMI) a joint side must be a body."""
-    chain = []
-    while obj is not None:
-        chain.append(obj)
-        obj = obj.parent
-    partner = static_partner(chain, lambda o: o.gltf_physics.shape_type != "NONE",
-                             body_required=False)
-    if partner is not None:
-        partner.gltf_physics.motion_type = "STATIC"
-    return partner
 
 
 def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report,
