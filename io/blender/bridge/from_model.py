@@ -2,14 +2,14 @@
 """The neutral model (glTF space) → object properties. Data API only, never bpy.ops."""
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import bpy
 
 from ... import axes
-from ...diagnostics import Report, listing
+from ...diagnostics import Report
 from ...model import (
     MESH_SHAPES,
     Collider,
@@ -20,18 +20,16 @@ from ...model import (
     Shape,
     Trigger,
 )
-from ..instances import instance_counts
 from ..settings.field_props import write_values
 from ..settings.properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
 from ..settings.stored_settings import defaults_of, is_untouched
+from .layer_notes import LayerNotes, Loss
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
-Scene = bpy.types.Scene
 EMPTY_DISPLAY = {"box": "CUBE", "cylinder": "CUBE", "plane": "CUBE", "sphere": "SPHERE",
                  "capsule": "SPHERE"}
 
 _UNSET = object()
-NAMED = 10  # objects named in a message about layers; the rest counted
 
 
 class _Recorder:
@@ -44,16 +42,6 @@ class _Recorder:
 
     def __setattr__(self, name: str, value: Any) -> None:
         self.writes[name] = value
-
-
-@dataclass(frozen=True, slots=True)
-class _Loss:
-    """What a filter lost to a full layer list: the systems dropped, and whether its
-    'Collides Only/Except With' rule, or its membership, named nothing else."""
-
-    systems: tuple[str, ...]
-    rule_emptied: bool
-    membership_emptied: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +73,9 @@ class PropertyWriter:
         self.yup = yup
         self.objects_untouched = objects_untouched
         self._plans: dict[tuple[int, int | None, int],
-                          tuple[NodePhysics, _Plan, _Loss | None]] = {}
+                          tuple[NodePhysics, _Plan, Loss | None]] = {}
         self._side_effects = False
-        self._added: dict[Scene, list[int]] = {}  # the layers appended, by scene
-        self._filtered: dict[Scene, dict[bpy.types.Object, None]] = {}  # by their layers' scene
-        self._used: dict[Scene, set[int]] = {}  # the layers their filters tick
-        self._losses: dict[str, _Loss] = {}  # by object name
+        self.notes = LayerNotes(report, self.one_scene)  # what to say of the layers
 
     def _layers_of(self, obj: bpy.types.Object, physics: NodePhysics) -> int:
         """Point `layers` at the collision layers of `obj`'s scene (the importer may put a
@@ -129,7 +114,7 @@ class PropertyWriter:
         self, props: "_Recorder", obj: bpy.types.Object, physics: NodePhysics,
         own_mesh: int | None, make_proxy: MeshProxy,
         make_child: Callable[[bpy.types.Object, str], bpy.types.Object],
-    ) -> _Loss | None:
+    ) -> Loss | None:
         """Record `obj`'s writes in `props`; what its filter lost to a full layer list."""
         self._motion(props, physics.motion)
         props.is_compound_trigger = physics.trigger is not None and physics.trigger.shape is None
@@ -155,7 +140,7 @@ class PropertyWriter:
                         child_loss)
         return loss
 
-    def _flush(self, obj: bpy.types.Object, plan: "_Plan", loss: _Loss | None) -> None:
+    def _flush(self, obj: bpy.types.Object, plan: "_Plan", loss: Loss | None) -> None:
         """Set the planned values; on an object still at its defaults, only those that
         differ (every write costs an RNA update). Notes a filter for `say_layer_changes`."""
         props = obj.gltf_physics
@@ -163,9 +148,9 @@ class PropertyWriter:
         for name, value in (plan.changed if untouched else plan.writes).items():
             setattr(props, name, value)
         if plan.writes.get("use_filter"):
-            self._filtered.setdefault(self.scene_now, {})[obj] = None
+            self.notes.filtered(self.scene_now, obj)
         if loss is not None:
-            self._losses[obj.name] = loss
+            self.notes.losses[obj.name] = loss
 
     def _motion(self, props: bpy.types.PropertyGroup, motion: Motion | None) -> None:
         if motion is None:
@@ -216,7 +201,7 @@ class PropertyWriter:
             _show_on_empty(obj, shape)
 
     def _holder(self, props: bpy.types.PropertyGroup, holder: Collider | Trigger
-                ) -> _Loss | None:
+                ) -> Loss | None:
         props.shape_role = "TRIGGER" if isinstance(holder, Trigger) else "COLLIDER"
         material = holder.material if isinstance(holder, Collider) else None
         self._material(props, material)
@@ -235,7 +220,7 @@ class PropertyWriter:
             write_values(props, "material", material)
 
     def _filter(self, props: bpy.types.PropertyGroup, flt: CollisionFilter | None
-                ) -> _Loss | None:
+                ) -> Loss | None:
         """Write the filter; what it lost to a full layer list (None: nothing)."""
         props.use_filter = flt is not None
         if flt is None:
@@ -252,14 +237,14 @@ class PropertyWriter:
         props.filter_targets = ticked = self._bits(targets, dropped)
         if not dropped:
             return None
-        return _Loss(tuple(dict.fromkeys(dropped)), bool(targets) and not any(ticked),
+        return Loss(tuple(dict.fromkeys(dropped)), bool(targets) and not any(ticked),
                      bool(flt.collision_systems) and not any(members))
 
     def _bits(self, names: tuple[str, ...], dropped: list[str]) -> tuple[bool, ...]:
         """The ticks of the layers named (appended when new); names without one go to
         `dropped`."""
         bits = [False] * MAX_LAYERS
-        used = self._used.setdefault(self.scene_now, set())
+        used = self.notes.used_in(self.scene_now)
         for name in names:
             index = self._layer_index(name)
             if index is None:
@@ -276,152 +261,12 @@ class PropertyWriter:
         if len(self.layers) >= MAX_LAYERS:
             return None
         self.layers.add().name = name
-        self._added.setdefault(self.scene_now, []).append(len(self.layers) - 1)
+        self.notes.appended(self.scene_now, len(self.layers) - 1)
         return len(self.layers) - 1
 
-    # -- said once per import, after every node ---------------------------------------------
-
     def say_layer_changes(self, imported: Callable[[], set[bpy.types.Object]]) -> None:
-        """Say what the import did to collision layers: systems dropped for want of a layer
-        (`too-many-layers`), imported filters also in a scene whose layers of those numbers
-        differ or are missing (`layers-differ-in-scene`), and other objects whose ticks a new layer
-        gives meaning to (`layer-already-ticked`). `imported`: the objects the import made.
-        Scenes are scanned only when one of these may apply."""
-        if self._losses:
-            self._say_dropped()
-        scenes = _ExportedObjects()
-        if not self.one_scene and self._filtered:
-            self._say_other_scenes(scenes)
-        if self._added:
-            self._say_ticked(scenes, imported())
-
-    def _say_dropped(self) -> None:
-        """The systems dropped for want of a layer, the objects that lost each, and what
-        their filters mean now."""
-        by_system: dict[str, list[str]] = {}
-        for name, loss in sorted(self._losses.items()):
-            for system in loss.systems:
-                by_system.setdefault(system, []).append(name)
-        lost = [f"{system} from {_named(names)}" for system, names in by_system.items()]
-        text = f"more than {MAX_LAYERS} layers; dropped from the collision filters: " \
-            f"{'; '.join(lost)}"
-        rules = sorted(name for name, loss in self._losses.items() if loss.rule_emptied)
-        if rules:
-            text += (f". Now colliding with every layer, as their 'Collides Only/Except With' "
-                     f"named only dropped systems: {_named(rules)}")
-        homeless = sorted(name for name, loss in self._losses.items() if loss.membership_emptied)
-        if homeless:
-            text += f". Now in no layer: {_named(homeless)}"
-        self.report.warn("too-many-layers", listing(list(by_system)), text)
-
-    def _say_other_scenes(self, scenes: "_ExportedObjects") -> None:
-        """Imported filters also in another scene, whose layers of those numbers differ."""
-        parts: dict[str, str] = {}  # by scene name
-        for home, objects in self._filtered.items():
-            names = _names(home)
-            used = sorted(self._used.get(home, ()))
-            for other in bpy.data.scenes:
-                part = self._in_other_scene(home, names, used, other, objects, scenes) \
-                    if other != home and used else None
-                if part:
-                    parts[other.name] = part
-        if parts:
-            self.report.warn(
-                "layers-differ-in-scene", ", ".join(parts),
-                "imported objects with a collision filter are also in another scene, whose "
-                "layers of the same numbers are other layers or missing (a filter ticks layers by "
-                f"number): {'; '.join(parts.values())}; give the scene the same layers in "
-                "the same order, or keep the objects out of it")
-
-    def _in_other_scene(self, home: Scene, names: list[str], used: list[int], other: Scene,
-                        objects: dict[bpy.types.Object, None], scenes: "_ExportedObjects"
-                        ) -> str | None:
-        """What to say of `home`'s filtered `objects` also in `other` (None: nothing). The
-        import changes only the scene it imports into: `other`'s layers are left as they
-        are, even when it only lacks some."""
-        theirs = _names(other)
-        differ = [i for i in used if _name_at(theirs, i) != names[i]]
-        placed = scenes.of(other) if differ else set()
-        shared = [obj for obj in objects if obj in placed]
-        if not shared:
-            return None
-        named = sorted({name for names in _ticking(shared, differ).values() for name in names})
-        layers = ", ".join(f"layer {i + 1} is {_there(theirs, i)} ({names[i]} in {home.name})"
-                           for i in differ)
-        return f"in scene {other.name}, {layers}: {_named(named)}" if named else None
-
-    def _say_ticked(self, scenes: "_ExportedObjects", imported: set[bpy.types.Object]) -> None:
-        """Other objects already ticking the slot of a layer the import appended."""
-        parts: list[str] = []
-        for scene, indices in self._added.items():
-            made = set(self._filtered.get(scene, ()))
-            names = _names(scene)
-            ticking = _ticking(scenes.of(scene) - imported - made, indices)
-            parts += [f"layer {i + 1} {names[i]} of scene {scene.name} by {_named(objects)}"
-                      for i, objects in ticking.items()]
-        if parts:
-            self.report.warn(
-                "layer-already-ticked", "",
-                f"new layers from this import were already ticked: {'; '.join(parts)} (ticks "
-                "set for another scene's layers, or in the file those objects came from): "
-                "their filters now name the new layer, and so does their export; their ticks "
-                "were kept: untick them where not meant")
-
-
-class _ExportedObjects:
-    """A scene's exported objects (its own, and those its collection instances place),
-    listed once per import, on first need."""
-
-    def __init__(self) -> None:
-        self._of: dict[Scene, set[bpy.types.Object]] = {}
-
-    def of(self, scene: Scene) -> set[bpy.types.Object]:
-        if scene not in self._of:
-            own = list(scene.objects)
-            self._of[scene] = set(own) | set(instance_counts(own))
-        return self._of[scene]
-
-
-def _named(names: list[str]) -> str:
-    """Object names for a message: the first few, the rest counted."""
-    return listing(names, NAMED)
-
-
-def _names(scene: Scene) -> list[str]:
-    return [layer.name for layer in scene.gltf_physics.layers]
-
-
-def _there(names: list[str], index: int) -> str:
-    name = _name_at(names, index)
-    return "missing there" if name is None else f"{name} there"
-
-
-def _name_at(names: list[str], index: int) -> str | None:
-    return names[index] if index < len(names) else None
-
-
-def _slots(obj: bpy.types.Object) -> list[bool]:
-    """The slots `obj`'s filter names: its layers, and those of its Collides rule (none when
-    the filter is off)."""
-    props = obj.gltf_physics
-    if not props.use_filter:
-        return [False] * MAX_LAYERS
-    members = props.filter_layers[:]
-    if props.filter_mode == "ALL":
-        return members
-    return [a or b for a, b in zip(members, props.filter_targets[:], strict=True)]
-
-
-def _ticking(objects: Iterable[bpy.types.Object], indices: list[int]) -> dict[int, list[str]]:
-    """The names of `objects` whose filter names each of slots `indices` (those named)."""
-    found: dict[int, list[str]] = {index: [] for index in indices}
-    for obj in objects:
-        if obj.gltf_physics.use_filter:
-            slots = _slots(obj)
-            for index in indices:
-                if slots[index]:
-                    found[index].append(obj.name_full)  # (a linked one: "name [file]")
-    return {index: sorted(names) for index, names in found.items() if names}
+        """Say, once per import, what it did to collision layers (`LayerNotes.say`)."""
+        self.notes.say(imported)
 
 
 def _show_on_empty(obj: bpy.types.Object, shape: Shape) -> None:
