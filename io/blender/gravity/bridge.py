@@ -87,7 +87,14 @@ def evaluates(depsgraph: bpy.types.Depsgraph, source: bpy.types.Object) -> bool:
     collection instancers places it, enabled in viewports); else Blender reads the object's
     own mesh, without its modifiers. (`evaluated_get(...).is_evaluated` does not tell: an
     object only a setting points to gets an unevaluated copy.)"""
-    return any(each.original == source for each in depsgraph.ids)
+    return source.session_uid in evaluated_objects(depsgraph)
+
+
+def evaluated_objects(depsgraph: bpy.types.Depsgraph) -> set[int]:
+    """The session_uid of every object `depsgraph` evaluates (one walk of its IDs: keep the
+    set when asking about several objects)."""
+    return {each.original.session_uid for each in depsgraph.ids
+            if isinstance(each, bpy.types.Object)}
 
 
 def object_line_points(obj: bpy.types.Object, source: bpy.types.Object,

@@ -13,7 +13,7 @@ from ... import rules
 from ...diagnostics import Report
 from ...gravity import Gravity, GravityScene
 from ...model import NodePhysics, PhysicsScene, Trigger
-from .bridge import evaluates, gravity_of, line_object, world_gravity_of
+from .bridge import evaluated_objects, gravity_of, line_object, world_gravity_of
 from .properties import LINE_OBJECT_TYPES
 
 
@@ -55,13 +55,14 @@ def export_gravity(
         _say_other_worlds(gravity, scenes, yup, report, written)
     volumes: dict[int, Gravity | None] = {}
     failed: set[int] = set()
+    evaluated = _Evaluated(scenes)
     for record in records:
         if not record.gravity:
             continue
         obj = record.obj
         if id(obj) not in volumes:
             try:
-                volumes[id(obj)] = _volume_of(obj, yup, mesh_ref, scenes, report)
+                volumes[id(obj)] = _volume_of(obj, yup, mesh_ref, evaluated, report)
             except ValueError as exc:  # (a stored value this release does not know)
                 report.warn("export-failed", obj.name, f"gravity skipped: {exc}")
                 failed.add(id(obj))
@@ -81,13 +82,13 @@ def export_gravity(
 
 def _volume_of(obj: bpy.types.Object, yup: bool,
                mesh_ref: Callable[[bpy.types.Object], Any] | None,
-               scenes: Sequence[bpy.types.Scene], report: Report) -> Gravity | None:
+               evaluated: "_Evaluated", report: Report) -> Gravity | None:
     """The object's volume; a line's object is read as an exported scene evaluates it (when
     none does, its own mesh is written, without its modifiers: said)."""
     source = line_object(obj) if obj.gltf_physics.gravity_type == "LINE" else None
     if source is None or source.type not in LINE_OBJECT_TYPES:
         return gravity_of(obj, yup, mesh_ref)
-    depsgraph = _reading_depsgraph(source, scenes)
+    depsgraph = evaluated.reading(source)
     if depsgraph is None:
         report.warn("gravity-line-object-not-evaluated", obj.name,
                     f"its line object {source.name} is in no exported scene (or is excluded "
@@ -96,15 +97,25 @@ def _volume_of(obj: bpy.types.Object, yup: bool,
     return gravity_of(obj, yup, mesh_ref, depsgraph)
 
 
-def _reading_depsgraph(source: bpy.types.Object, scenes: Sequence[bpy.types.Scene]
-                       ) -> bpy.types.Depsgraph | None:
-    """The depsgraph that evaluates a line's object `source`: the exporting scene's, else
-    one of an exported scene's view layers (the exporter evaluated it); None when none does."""
-    here = bpy.context.evaluated_depsgraph_get()
-    others = (layer.depsgraph for scene in scenes if scene != bpy.context.scene
-              for layer in scene.view_layers)
-    return next((each for each in chain([here], others)
-                 if each is not None and evaluates(each, source)), None)
+class _Evaluated:
+    """The depsgraphs of an export's scenes and the objects each evaluates (each walked
+    once, when a line's object is first looked for)."""
+
+    def __init__(self, scenes: Sequence[bpy.types.Scene]) -> None:
+        self._scenes = scenes
+        self._found: list[tuple[bpy.types.Depsgraph, set[int]]] | None = None
+
+    def reading(self, source: bpy.types.Object) -> bpy.types.Depsgraph | None:
+        """The depsgraph that evaluates a line's object `source`: the exporting scene's,
+        else one of an exported scene's view layers (the exporter evaluated it); None when
+        none does."""
+        if self._found is None:
+            here = bpy.context.evaluated_depsgraph_get()
+            others = (layer.depsgraph for scene in self._scenes
+                      if scene != bpy.context.scene for layer in scene.view_layers)
+            self._found = [(each, evaluated_objects(each)) for each in chain([here], others)
+                           if each is not None]
+        return next((each for each, uids in self._found if source.session_uid in uids), None)
 
 
 def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], yup: bool,
