@@ -156,3 +156,19 @@ def test_geometry_node_children_are_said_on_import(clean_scene, tmp_path: Path,
     assert sum("[geometry-node-children]" in line for line in log) == 1
     _out, report = converted(source)
     assert report.codes().count("geometry-node-children") == 1
+
+
+def test_blender_full_lock_with_custom_inertia_and_centre_scales_on_the_colliders(
+        clean_scene, helpers, tmp_path: Path, caplog) -> None:
+    """A body with Custom inertia and centre needs no computed mass, but a rotation locked
+    about every axis still needs the colliders' moments in OMI (it was left free)."""
+    body = helpers.mesh_object("Body")
+    helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
+                        size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
+                        lock_rotation=(True, True, True), inertia_mode="CUSTOM",
+                        center_of_mass_mode="CUSTOM")
+    log = export_logged(tmp_path / "locked.gltf", "OMI", caplog)
+    helpers.assert_valid(tmp_path / "locked.gltf")
+    written = motion_named(load_gltf(tmp_path / "locked.gltf"), "Body")
+    assert written["inertiaDiagonal"] == pytest.approx([4000.0] * 3, rel=1e-6)
+    assert "omi-lock-unwritten" not in reported_codes(log)

@@ -533,10 +533,12 @@ class PhysicsExportExtension(JointExport):
 
     def _needs_mass(self, motion: Motion, props: Any) -> bool:
         """True when the format cannot leave the body's centre of mass or inertia to the
-        engine (mass_properties.centre_in_target's cases)."""
-        centre = motion.center_of_mass
+        engine (mass_properties.centre_in_target's cases, and OMI's lock about every axis)."""
+        centre, inertia = motion.center_of_mass, motion.inertia_diagonal
+        if self.format == "OMI" and inertia is not None and all(map(math.isinf, inertia)):
+            return True  # locked about every axis: OMI writes the colliders' moments, scaled
         return not ((centre is not None if self.format == "OMI" else centre != ZERO3)
-                    and (motion.inertia_diagonal is not None or not any(props.lock_rotation)))
+                    and (inertia is not None or not any(props.lock_rotation)))
 
     def _mass(self) -> BodyMass:
         if self.body_mass is None:
