@@ -264,9 +264,11 @@ class PropertyWriter:
         self.notes.appended(self.scene_now, len(self.layers) - 1)
         return len(self.layers) - 1
 
-    def say_layer_changes(self, imported: Callable[[], set[bpy.types.Object]]) -> None:
-        """Say, once per import, what it did to collision layers (`LayerNotes.say`)."""
-        self.notes.say(imported)
+    def say_layer_changes(self, imported: Callable[[], set[bpy.types.Object]],
+                          level: bool = True) -> None:
+        """Say, once per import, what it did to collision layers (`LayerNotes.say`; `level`:
+        the scene held objects before the import)."""
+        self.notes.say(imported, level)
 
 
 def _show_on_empty(obj: bpy.types.Object, shape: Shape) -> None:

@@ -51,18 +51,18 @@ class LayerNotes:
         """The import appended layer `index` to `scene`."""
         self._added.setdefault(scene, []).append(index)
 
-    def say(self, imported: Callable[[], set[bpy.types.Object]]) -> None:
+    def say(self, imported: Callable[[], set[bpy.types.Object]], level: bool = True) -> None:
         """Say what the import did to collision layers: systems dropped for want of a layer
         (`too-many-layers`), imported filters also in a scene whose layers of those
         numbers differ or are missing (`layers-differ-in-scene`), and other objects whose
-        ticks a new layer gives meaning to (`layer-already-ticked`). `imported`: the
-        objects the import made."""
+        ticks a new layer gives meaning to (`layer-already-ticked`; only when the scene
+        held objects before the import: `level`). `imported`: the objects the import made."""
         if self.losses:
             self._say_dropped()
         scenes = _ExportedObjects()
         if not self.one_scene and self._filtered:
             self._say_other_scenes(scenes)
-        if self._added:
+        if self._added and level:  # (an empty scene holds no one else's ticks)
             self._say_ticked(scenes, imported())
 
     def _say_dropped(self) -> None:
