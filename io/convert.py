@@ -15,7 +15,10 @@ Structural changes (digest §4.5 and §5):
 - OMI target: a joint on a node with a body, shape, mesh or other content moves to a new
   identity child, and so does a `connectedNode` that is not a plain frame. A joint side with
   no body (KHR world or static-collider anchor) gets a static partner: the nearest
-  ancestor-or-self with a collider, else the root of its tree, gains `motion: static`.
+  ancestor-or-self with colliders of its own (on it or below it, not under another motion),
+  else the root of its tree, gains `motion: static` (the Blender import's choice).
+- Both targets: a collider without a shape (OMI compound parent) is not written; its
+  material and filter go to the child colliders below it that have none of their own.
 - KHR target: a static body nested under a moving one becomes kinematic (it would merge
   into the moving body); `geometry.node` uses one orphan identity node per collision mesh,
   reusing orphans already in the file.
@@ -52,25 +55,33 @@ from .convert_structure import (
     HANDLED,
     Work,
     anchor_world_sides,
+    children_of,
     give_joints_own_nodes,
     keep_static_bodies_apart,
     upgrade_v1_joints,
 )
-from .diagnostics import Report
+from .diagnostics import Report, listing
 from .document import DocumentView
 from .document_mass import DocumentMass
 from .gravity import GravityScene
 from .json_read import as_dict, as_list, is_index
 from .mass_properties import MassPart, body_moments, centre_in_target
 from .mesh_data import MeshData
-from .model import Motion, PhysicsScene
+from .model import Collider, Motion, PhysicsScene
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
+from .structure import (
+    COMPOUND_DROPPED_CODE,
+    COMPOUND_PASSED_CODE,
+    CompoundParts,
+    pass_down_compound_parts,
+)
 
 Target = Literal["OMI", "KHR"]
 TARGETS: Final = ("OMI", "KHR")
 GEOMETRY_FORMS: Final = ("mesh", "node")
 GRAVITY_EXT: Final = "OMI_physics_gravity"
 MESH_NODE_NAME: Final = "physicsMeshDataNode"
+COMPOUND_OMITTED_CODE: Final = "compound-parent-omitted"
 
 
 # -- the entry point -------------------------------------------------------------------------
@@ -99,7 +110,7 @@ def convert_document(
     work = Work(out, NodeGraph.of(out), scene, vehicles, report)
     khr.report_moved_geometry_nodes(view, lambda node: not _at_identity(work, node), report)
     upgrade_v1_joints(work)
-    _report_compound_parents(work, target)
+    _pass_down_compound_parts(work, target)
     if target == "OMI":
         anchor_world_sides(work)
         give_joints_own_nodes(work)
@@ -153,26 +164,59 @@ def _resolved(motion: Motion, where: str, target: Target,
         solid(), motion.mass, motion.center_of_mass, report, where), where, report)
 
 
-def _report_compound_parents(work: Work, target: Target) -> None:
-    """A shapeless collider is not written: a warning when it held a material or filter
-    (lost), a note otherwise (its child colliders still join the nearest motion)."""
-    for index, physics in work.scene.nodes.items():
-        collider = physics.collider
-        if collider is None or collider.shape is not None:
-            continue
-        where = f"/nodes/{index}/extensions/{omi.BODY_EXT}/collider"
-        why = "KHR has no compound-parent collider" if target == "KHR" else \
-            "a collider without a shape is not written"
-        held = (("physics material", collider.material), ("collision filter", collider.filter))
-        lost = [name for name, value in held if value is not None]
-        if lost:
-            work.report.warn("compound-parent-dropped", where,
-                             f"{why}: dropped with its {' and '.join(lost)}; the child "
-                             "colliders keep their own and join the nearest motion or stay static")
-        else:
-            work.report.info("compound-parent-omitted", where,
-                             f"{why}: collider {{}} omitted; the child colliders join the "
-                             "nearest motion or stay static")
+def _pass_down_compound_parts(work: Work, target: Target) -> None:
+    """No target writes a collider without a shape: its material and filter go to the child
+    colliders without their own (io/structure.py, as the Blender import does), said once."""
+    done = pass_down_compound_parts(work.scene.nodes, lambda n: children_of(work.graph, n))
+    work.scene.nodes.update(done.nodes)
+    _report_compound_parents(work, target, done)
+
+
+def _report_compound_parents(work: Work, target: Target, done: CompoundParts) -> None:
+    """One issue per code: parts passed down (note), parts that reached no child collider
+    (warning), and bare `collider: {}` parents (note)."""
+    why = "KHR has no compound-parent collider" if target == "KHR" else \
+        "a collider without a shape is not written"
+    said = {*done.passed, *done.dropped}
+    bare = [index for index, physics in work.scene.nodes.items()
+            if _shapeless(physics.collider) and index not in said]
+    if done.passed:
+        work.report.info(COMPOUND_PASSED_CODE, _collider_at(done.passed),
+                         f"{why}: the {_held(work, done.passed)} of the shapeless collider on "
+                         f"{_named(done.passed)} now go to the child colliders below that "
+                         "have none of their own")
+    if done.dropped:
+        work.report.warn(COMPOUND_DROPPED_CODE, _collider_at(done.dropped),
+                         f"{why}: the {_held(work, done.dropped)} of the shapeless collider on "
+                         f"{_named(done.dropped)} are dropped: every child collider has its own")
+    if bare:
+        work.report.info(COMPOUND_OMITTED_CODE, _collider_at(bare),
+                         f"{why}: collider {{}} on {_named(bare)} omitted; the child colliders "
+                         "join the nearest motion or stay static")
+
+
+def _held(work: Work, nodes: list[Hashable]) -> str:
+    """What the shapeless colliders of `nodes` hold: "physics material", "collision filter"
+    or both."""
+    colliders = [work.scene.nodes[n].collider for n in nodes]
+    held = (("physics material", any(c is not None and c.material is not None
+                                     for c in colliders)),
+            ("collision filter", any(c is not None and c.filter is not None for c in colliders)))
+    return " and ".join(name for name, found in held if found)
+
+
+def _shapeless(collider: Collider | None) -> bool:
+    return collider is not None and collider.shape is None
+
+
+def _collider_at(nodes: list[Hashable]) -> str:
+    """Where an issue about the colliders of `nodes` is: the one's pointer, else "/nodes"."""
+    return f"/nodes/{nodes[0]}/extensions/{omi.BODY_EXT}/collider" if len(nodes) == 1 \
+        else "/nodes"
+
+
+def _named(nodes: list[Hashable]) -> str:
+    return f"node{'s' if len(nodes) > 1 else ''} {listing([str(n) for n in nodes])}"
 
 
 # -- encoding --------------------------------------------------------------------------------

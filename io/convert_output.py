@@ -120,17 +120,42 @@ def _kept_name(pointer: str) -> bool:
 
 
 def report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Report) -> None:
-    """Nodes that only served KHR `geometry.node` stay in the file when another form is
-    written (removing nodes would re-index the document)."""
+    """Nodes that served KHR `geometry.node` stay in the file when another form is written
+    (removing nodes would re-index the document): unused when in no scene."""
+    targets = _geometry_node_targets(gltf)
+    if not targets or node_form:
+        return
+    shown = _in_scenes(gltf)
+    fates = [(sorted(nodes), fate) for nodes, fate in (
+        (targets - shown, "now unused (in no scene)"),
+        (targets & shown, "still in a scene")) if nodes]
+    said = fates[0][1] if len(fates) == 1 else ", ".join(f"{n} {fate}" for n, fate in fates)
+    report.info("geometry-nodes-kept", "/nodes",
+                f"nodes {sorted(targets)} held geometry.node meshes; kept, {said}")
+
+
+def _geometry_node_targets(gltf: Mapping[str, Any]) -> set[int]:
+    """The nodes the colliders and triggers of nodes name in `geometry.node`."""
     targets: set[int] = set()
     for base, payload in _handled_payloads(gltf):
         for part in ("collider", "trigger"):
             node = as_dict(as_dict(as_dict(payload).get(part)).get("geometry")).get("node")
             if base.startswith("/nodes/") and is_index(node):
                 targets.add(node)
-    if targets and not node_form:
-        report.info("geometry-nodes-kept", "/nodes",
-                    f"nodes {sorted(targets)} held geometry.node meshes; kept, now unused")
+    return targets
+
+
+def _in_scenes(gltf: Mapping[str, Any]) -> set[int]:
+    """The nodes of every scene, with their descendants."""
+    nodes = as_list(gltf.get("nodes"))
+    found: set[int] = set()
+    stack = [n for s in as_list(gltf.get("scenes")) for n in as_list(as_dict(s).get("nodes"))]
+    while stack:
+        index = stack.pop()
+        if is_index(index) and index < len(nodes) and index not in found:
+            found.add(index)
+            stack.extend(as_list(as_dict(nodes[index]).get("children")))
+    return found
 
 
 def _handled_payloads(gltf: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:

@@ -4,6 +4,7 @@ partners and static bodies under moving ones (see io/convert.py). Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -12,13 +13,14 @@ from .codecs.registry import (
     HANDLED_EXTENSIONS,
 )
 from .diagnostics import Report
-from .json_read import as_dict, is_index
+from .json_read import as_dict, as_list, is_index
 from .model import Joint, Motion, NodePhysics, PhysicsScene
 from .node_graph import NodeGraph
 from .structure import (
     STATIC_IN_MOVING_CODE,
     joint_needs_own_node,
     kind_in_target,
+    own_colliders,
     static_partner,
 )
 from .vehicle_model import VehicleScene
@@ -126,24 +128,25 @@ def body_of(work: Work, index: int) -> int | None:
 
 def anchor_world_sides(work: Work) -> None:
     """OMI needs a body on both joint sides: world-anchored sides get a static partner."""
+    own = _own_colliders(work)
     for index, joint in _joints(work):
         if joint.connected_node is None or not work.graph.is_node(joint.connected_node):
             continue
-        bodies = [_body_or_static_partner(work, side) for side in (index, joint.connected_node)]
+        bodies = [_body_or_static_partner(work, side, own)
+                  for side in (index, joint.connected_node)]
         if bodies[0] == bodies[1]:
             work.report.warn("joint-same-body", f"/nodes/{index}",
                              f"both joint sides belong to body {bodies[0]}: joint not written")
             _move_joint(work, index, index, None)
 
 
-def _body_or_static_partner(work: Work, side: int) -> int:
-    """The body of a joint side; for a body-less side, the nearest collider ancestor-or-self
-    (else the root of its tree) made a static body."""
+def _body_or_static_partner(work: Work, side: int, own: Callable[[int], bool]) -> int:
+    """The body of a joint side; for a body-less side, its static partner (io/structure.py
+    `static_partner`, as the Blender import picks it) made a static body."""
     body = body_of(work, side)
     if body is not None:
         return body
-    chain = list(work.graph.ancestors_or_self(side))
-    partner = static_partner(chain, lambda n: _has_collider(work, n), body_required=True)
+    partner = static_partner(list(work.graph.ancestors_or_self(side)), own, body_required=True)
     assert partner is not None  # a chain always has a root
     physics = work.scene.nodes.get(partner, NodePhysics())
     work.scene.nodes[partner] = replace(physics, motion=Motion(kind="static"))
@@ -153,9 +156,27 @@ def _body_or_static_partner(work: Work, side: int) -> int:
     return partner
 
 
-def _has_collider(work: Work, index: int) -> bool:
+def _own_colliders(work: Work) -> Callable[[int], bool]:
+    """Whether a node has colliders of its own (io/structure.py `own_colliders`: shaped
+    colliders on it or below it, not under another motion), for the motions the scene has
+    before any static partner is made."""
+    moving = {index for index, physics in work.scene.nodes.items() if physics.motion is not None}
+    return own_colliders(lambda index: children_of(work.graph, index),
+                         lambda index: _has_shaped_collider(work, index), moving.__contains__)
+
+
+def _has_shaped_collider(work: Work, index: int) -> bool:
     physics = work.scene.nodes.get(index)
-    return physics is not None and physics.collider is not None
+    return physics is not None and physics.collider is not None \
+        and physics.collider.shape is not None
+
+
+def children_of(graph: NodeGraph, index: Hashable) -> list[int]:
+    """The children of node `index` in the tree (those whose parent it is)."""
+    if not graph.is_node(index):
+        return []
+    return [child for child in as_list(graph.nodes[index].get("children"))
+            if is_index(child) and graph.parents.get(child) == index]
 
 
 def give_joints_own_nodes(work: Work) -> None:

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What KHR and OMI cannot say of each other, said truly by the codecs and the converter:
-a fully locked rotation in OMI, KHR `geometry.node` children and transforms, the centre of
-a static joint partner, and a dropped compound-parent collider."""
+a fully locked rotation in OMI, KHR `geometry.node` children and transforms, the static
+partner of a joint side anchored to the world (the Blender import's choice), and a
+compound-parent collider's material and filter."""
 
 from __future__ import annotations
 
@@ -11,17 +12,18 @@ from typing import Any
 
 import pytest
 
+from gltf_physics.io.asset_files import read_asset
 from gltf_physics.io.codecs import khr, omi, registry
 from gltf_physics.io.codecs.common import Encoded
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.document import DocumentView
 from gltf_physics.io.model import INFINITE, Motion, NodePhysics, PhysicsScene, Shape
-from tests.conftest import SHARED
+from tests.conftest import CORPUS, SHARED
 from tests.support.schemas import PhysicsSchemaValidator
 
 KHR_SHAPES, KHR_BODIES = "KHR_implicit_shapes", "KHR_physics_rigid_bodies"
-OMI_SHAPE, OMI_BODY = "OMI_physics_shape", "OMI_physics_body"
+OMI_SHAPE, OMI_BODY, OMI_JOINT = "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint"
 BOX = {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}
 LOCKED = (INFINITE,) * 3
 
@@ -191,6 +193,30 @@ def test_geometry_node_transform_rule_takes_any_transform_test() -> None:
     assert said(report, "geometry-node-transform") == ["/nodes/2"]
 
 
+def kept_message(source: dict[str, Any]) -> str:
+    _out, report = convert(source, "OMI")
+    (kept,) = [i.message for i in report.issues if i.code == "geometry-nodes-kept"]
+    return kept
+
+
+def test_a_kept_geometry_node_in_a_scene_is_not_said_unused() -> None:
+    visual = {"name": "Visual", "mesh": 0, "translation": [2, 0, 0], "children": [3]}
+    in_scene = geometry_node_document(visual, {"name": "VisualChild", "mesh": 0})
+    assert kept_message(in_scene).endswith("kept, still in a scene")
+    in_no_scene = geometry_node_document({"mesh": 0})
+    in_no_scene["scenes"] = [{"nodes": [0, 1]}]
+    assert kept_message(in_no_scene).endswith("kept, now unused (in no scene)")
+
+
+def test_kept_geometry_nodes_in_and_out_of_scenes_are_told_apart() -> None:
+    collider = khr_ext(collider={"geometry": {"node": 3, "convexHull": True}})
+    source = geometry_node_document({"mesh": 0}, {"name": "Orphan", "mesh": 0},
+                                    {"name": "C", **collider})
+    source["scenes"] = [{"nodes": [0, 1, 2, 4]}]
+    assert kept_message(source) == ("nodes [2, 3] held geometry.node meshes; kept, "
+                                    "[3] now unused (in no scene), [2] still in a scene")
+
+
 # -- the centre of a static joint partner ---------------------------------------------------------
 
 
@@ -213,18 +239,131 @@ def test_static_joint_partner_gets_its_colliders_centre_without_a_warning() -> N
     assert partner["centerOfMass"] == [0.0, 2.0, 0.0]  # as Blender's export computes it
 
 
+HINGE = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
+
+
+def partner_of(nodes: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    out, report = convert(khr_document(nodes, physicsJoints=HINGE), "OMI")
+    return out, said(report, "static-partner")
+
+
+def test_a_world_side_partner_is_the_nearest_node_with_colliders_below_it() -> None:
+    """Probe K3: the anchor's parent Rail holds the static collider, not the root Rig."""
+    out, partners = partner_of([
+        {"name": "Rig", "children": [1, 4]},
+        {"name": "Rail", "children": [2, 3]},
+        {"name": "RailCol", **khr_ext(collider={"geometry": {"shape": 0}})},
+        {"name": "RailAnchor", "translation": [-0.75, 0, 0]},
+        {"name": "Ball", "children": [5, 6], **khr_ext(motion={})},
+        {"name": "BallCol", **khr_ext(collider={"geometry": {"shape": 0}})},
+        {"name": "Slider", **khr_ext(joint={"joint": 0, "connectedNode": 3})}])
+    assert partners == ["/nodes/1"]
+    assert motion_of(out, 1)["type"] == "static"
+    assert OMI_BODY not in out["nodes"][0].get("extensions", {})
+
+
+def test_colliders_under_another_motion_do_not_make_a_partner() -> None:
+    """Mid holds only a moving body's collider: the partner is Top, above it."""
+    out, partners = partner_of([
+        {"name": "Root", "children": [1]},
+        {"name": "Top", "children": [2, 7]},
+        {"name": "Mid", "children": [3, 4]},
+        {"name": "Anchor"},
+        {"name": "Ball", "children": [5, 6], **khr_ext(motion={})},
+        {"name": "BallCol", **khr_ext(collider={"geometry": {"shape": 0}})},
+        {"name": "Joint", **khr_ext(joint={"joint": 0, "connectedNode": 3})},
+        {"name": "TopCol", **khr_ext(collider={"geometry": {"shape": 0}})}])
+    assert partners == ["/nodes/1"]
+    assert motion_of(out, 1)["type"] == "static"
+
+
+@pytest.mark.parametrize("joint_node", [2, 3], ids=["K1-connected-root", "K2-joint-at-root"])
+def test_a_world_side_without_colliders_above_is_its_tree_root(joint_node: int) -> None:
+    nodes: list[dict[str, Any]] = [
+        {"name": "Door", "children": [1, 2], **khr_ext(motion={"mass": 3})},
+        {"name": "DoorCol", **khr_ext(collider={"geometry": {"shape": 0}})},
+        {"name": "DoorFrame"}, {"name": "World"}]
+    nodes[joint_node].update(khr_ext(joint={"joint": 0, "connectedNode": 5 - joint_node}))
+    out, partners = partner_of(nodes)
+    assert partners == ["/nodes/3"]
+    assert motion_of(out, 3)["type"] == "static"
+
+
+def omi_bodies(gltf: dict[str, Any]) -> dict[str, str]:
+    """Node name → OMI motion type."""
+    return {node["name"]: node["extensions"][OMI_BODY]["motion"]["type"]
+            for node in gltf["nodes"] if "motion" in node.get("extensions", {}).get(OMI_BODY, {})}
+
+
+def omi_joined(gltf: dict[str, Any]) -> list[tuple[str, str]]:
+    """The names of the bodies each OMI joint joins."""
+    nodes = gltf["nodes"]
+    parent = {c: i for i, node in enumerate(nodes) for c in node.get("children", [])}
+
+    def body(index: int) -> str:
+        while OMI_BODY not in nodes[index].get("extensions", {}) \
+                or "motion" not in nodes[index]["extensions"][OMI_BODY]:
+            index = parent[index]
+        return nodes[index]["name"]
+
+    return sorted((body(i), body(node["extensions"][OMI_JOINT]["connectedNode"]))
+                  for i, node in enumerate(nodes) if OMI_JOINT in node.get("extensions", {}))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the checkout")
+def test_pendulum_balls_through_khr_keeps_its_static_body() -> None:
+    """OMI → KHR → OMI: the hinges' static partner is TopBody again, not the scene root."""
+    path = CORPUS / "omi/current/OMI_physics_joint/pendulum_balls.gltf"
+    source, _binary = read_asset(path)
+    khr_form, _report = convert(source, "KHR")
+    out, report = convert(khr_form, "OMI")
+    assert omi_bodies(out) == omi_bodies(source)
+    assert omi_joined(out) == omi_joined(source)
+    assert said(report, "static-partner") == ["/nodes/1"]
+
+
 # -- a compound-parent collider -----------------------------------------------------------------
 
 
-def omi_compound(collider: dict[str, Any], **root: Any) -> dict[str, Any]:
+MATERIAL = {"staticFriction": 0.9, "dynamicFriction": 0.8, "restitution": 0.1}
+FILTER = {"collisionSystems": ["A"], "collideWithSystems": ["A"]}
+PASSED, DROPPED = "compound-parent-passed-down", "compound-parent-dropped"
+
+
+def omi_document(nodes: list[dict[str, Any]], **root: Any) -> dict[str, Any]:
+    children = {c for node in nodes for c in node.get("children", [])}
     return {
-        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
-        "nodes": [{"name": "Compound", "children": [1],
-                   "extensions": {OMI_BODY: {"collider": collider}}},
-                  {"name": "Box", "extensions": {OMI_BODY: {"collider": {"shape": 0}}}}],
+        "asset": {"version": "2.0"}, "scene": 0,
+        "scenes": [{"nodes": [i for i in range(len(nodes)) if i not in children]}],
+        "nodes": nodes,
         "extensions": {OMI_SHAPE: {"shapes": [BOX]}, **({OMI_BODY: root} if root else {})},
         "extensionsUsed": [OMI_SHAPE, OMI_BODY],
     }
+
+
+def omi_collider(name: str, collider: dict[str, Any], **node: Any) -> dict[str, Any]:
+    return {"name": name, **node, "extensions": {OMI_BODY: {"collider": collider}}}
+
+
+def omi_compound(collider: dict[str, Any], box: dict[str, Any] | None = None,
+                 **root: Any) -> dict[str, Any]:
+    """Node 0: the shapeless `collider`; node 1 below it: a box collider (with `box`)."""
+    return omi_document([omi_collider("Compound", collider, children=[1]),
+                         omi_collider("Box", {"shape": 0, **(box or {})})], **root)
+
+
+def collider_parts(gltf: dict[str, Any], index: int) -> tuple[Any, Any]:
+    """The material and filter written on node `index`'s collider (KHR or OMI)."""
+    extensions = gltf["nodes"][index]["extensions"]
+    name = KHR_BODIES if KHR_BODIES in extensions else OMI_BODY
+    collider, pools = extensions[name]["collider"], gltf["extensions"].get(name, {})
+    material, flt = collider.get("physicsMaterial"), collider.get("collisionFilter")
+    return (None if material is None else pools["physicsMaterials"][material],
+            None if flt is None else pools["collisionFilters"][flt])
+
+
+def issues(report: Report) -> list[tuple[str, str, str]]:
+    return [(i.severity, i.code, i.where) for i in report.issues]
 
 
 @pytest.mark.parametrize("target", ["KHR", "OMI"])
@@ -234,12 +373,55 @@ def test_a_bare_compound_parent_is_a_note_not_a_loss(target: str) -> None:
     assert "dropped" not in report.issues[0].message
 
 
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the checkout")
 @pytest.mark.parametrize("target", ["KHR", "OMI"])
-def test_a_compound_parent_material_is_said_lost(target: str) -> None:
-    material = {"staticFriction": 0.9, "dynamicFriction": 0.8, "restitution": 0.1}
-    _out, report = convert(omi_compound({"physicsMaterial": 0}, physicsMaterials=[material]),
-                           target)
-    dropped = [i for i in report.issues if i.code == "compound-parent-dropped"]
-    assert [i.severity for i in dropped] == ["warning"]
-    assert "physics material" in dropped[0].message
-    assert "collision filter" not in dropped[0].message
+def test_the_corpus_bare_compound_collider_passes_nothing_down(target: str) -> None:
+    path = CORPUS / "omi/current/OMI_physics_body/complex/static_compound_collider.gltf"
+    _out, report = convert(read_asset(path)[0], target)
+    assert report.codes() == ["compound-parent-omitted"]
+
+
+@pytest.mark.parametrize("target", ["KHR", "OMI"])
+def test_a_compound_parents_material_and_filter_go_to_its_child_colliders(target: str) -> None:
+    """Probe O1: a body's shapeless collider holds the material and filter of its parts."""
+    source = omi_document([
+        {"name": "Body", "children": [1, 2], "extensions": {OMI_BODY: {
+            "motion": {"type": "dynamic", "mass": 2},
+            "collider": {"physicsMaterial": 0, "collisionFilter": 0}}}},
+        omi_collider("ColA", {"shape": 0}),
+        omi_collider("ColB", {"shape": 0}, translation=[1, 0, 0])],
+        physicsMaterials=[MATERIAL], collisionFilters=[FILTER])
+    out, report = convert(source, target)
+    for index in (1, 2):
+        material, flt = collider_parts(out, index)
+        assert {key: material[key] for key in MATERIAL} == MATERIAL
+        assert flt == FILTER
+    assert issues(report) == [("info", PASSED, f"/nodes/0/extensions/{OMI_BODY}/collider")]
+
+
+@pytest.mark.parametrize("target", ["KHR", "OMI"])
+def test_a_compound_parent_material_no_child_takes_is_said_lost(target: str) -> None:
+    own = {"staticFriction": 0.1, "dynamicFriction": 0.1, "restitution": 0.5}
+    out, report = convert(omi_compound({"physicsMaterial": 0}, {"physicsMaterial": 1},
+                                       physicsMaterials=[MATERIAL, own]), target)
+    assert {key: collider_parts(out, 1)[0][key] for key in own} == own
+    assert issues(report) == [("warning", DROPPED, f"/nodes/0/extensions/{OMI_BODY}/collider")]
+    assert "physics material" in report.issues[0].message
+    assert "collision filter" not in report.issues[0].message
+
+
+def test_compound_parents_are_said_once_per_code() -> None:
+    """Nodes 0 and 2 pass their material down, node 4's child has its own: two issues."""
+    source = omi_document([
+        omi_collider("A", {"physicsMaterial": 0}, children=[1]),
+        omi_collider("ABox", {"shape": 0}),
+        omi_collider("B", {"collisionFilter": 0}, children=[3], translation=[3, 0, 0]),
+        omi_collider("BBox", {"shape": 0}),
+        omi_collider("C", {"physicsMaterial": 0}, children=[5], translation=[6, 0, 0]),
+        omi_collider("CBox", {"shape": 0, "physicsMaterial": 0})],
+        physicsMaterials=[MATERIAL], collisionFilters=[FILTER])
+    out, report = convert(source, "KHR")
+    assert issues(report) == [("info", PASSED, "/nodes"),
+                              ("warning", DROPPED, f"/nodes/4/extensions/{OMI_BODY}/collider")]
+    assert "nodes 0, 2" in report.issues[0].message
+    assert collider_parts(out, 3) == (None, FILTER)
