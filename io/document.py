@@ -8,16 +8,24 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from .node_graph import IDENTITY_TOLERANCE, TRS_KEYS, NodeGraph
+
 Json = Any
 
 
 @dataclass(slots=True)  # not frozen: a frozen one takes 3 × as long to make, per node
 class NodeView:
-    """One node: its extensions, its mesh index and its children, all untrusted."""
+    """One node: its extensions, its mesh index and its children, all untrusted; and where
+    its own transform is read (`transform`: a mapping whose `matrix`, `translation`,
+    `rotation` and `scale` are the node's as the file gives them, other keys ignored; the
+    raw node itself in a JSON view; None for the identity)."""
 
     extensions: Mapping[str, Json]
     mesh: int | None
     children: tuple[int, ...]
+    transform: Mapping[str, Json] | None = None
 
 
 class LazyNodes(Sequence[NodeView]):
@@ -33,6 +41,11 @@ class LazyNodes(Sequence[NodeView]):
     @abstractmethod
     def children(self, index: int) -> tuple[int, ...]:
         """Node `index`'s integer children, as its view would list them."""
+
+    def transform(self, index: int) -> Mapping[str, Json] | None:
+        """Node `index`'s own transform, as its view would give it (override to read it
+        without making the view)."""
+        return self[index].transform
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +107,14 @@ class DocumentView:
             yield child
             stack.extend(reversed(children(child)))
 
+    def moved(self, index: int) -> bool:
+        """True when node `index` has a transform of its own (`own_transform_moved`); read
+        for that node only, never in a scan."""
+        nodes = self.nodes
+        transform = nodes.transform(index) if isinstance(nodes, LazyNodes) \
+            else nodes[index].transform
+        return transform is not None and own_transform_moved(transform)
+
     def subtrees(self, roots: Iterable[int]) -> set[int]:
         """Every valid node among `roots` or below them; safe against cycles."""
         children, count = self._children_of(), len(self.nodes)
@@ -132,7 +153,17 @@ def node_view(node: Json) -> NodeView:
         children=tuple(
             c for c in children if isinstance(c, int) and not isinstance(c, bool)
         ) if isinstance(children, list) else (),
+        transform=node,  # (its TRS keys are read only when asked: `DocumentView.moved`)
     )
+
+
+def own_transform_moved(transform: Mapping[str, Json]) -> bool:
+    """True when the local matrix of a node's `matrix`/`translation`/`rotation`/`scale` (as
+    `NodeView.transform` holds them) is not the identity, judged as the converter judges a
+    node (io/node_graph.py: a malformed part counts as absent; the same tolerance)."""
+    node = {key: transform.get(key) for key in TRS_KEYS}
+    local = NodeGraph.of({"nodes": [node]}).local(0)
+    return not np.allclose(local, np.identity(4), atol=IDENTITY_TOLERANCE)
 
 
 def _mapping(value: Json) -> Mapping[str, Json]:

@@ -172,3 +172,49 @@ def test_blender_full_lock_with_custom_inertia_and_centre_scales_on_the_collider
     written = motion_named(load_gltf(tmp_path / "locked.gltf"), "Body")
     assert written["inertiaDiagonal"] == pytest.approx([4000.0] * 3, rel=1e-6)
     assert "omi-lock-unwritten" not in reported_codes(log)
+
+
+# -- a KHR geometry.node target's own transform ------------------------------------------------
+
+
+def geometry_node_file(path: Path, target: dict[str, Any]) -> Path:
+    """Two colliders of one body name node 3 (`target`, with the cube mesh) in their
+    geometry; node 3 is a scene root of its own."""
+    collider = khr_ext(collider={"geometry": {"node": 3, "convexHull": True}})
+    return khr_file(path, [
+        {"name": "Body", "children": [1, 2], **khr_ext(motion={"mass": 1})},
+        {"name": "ColA", **collider}, {"name": "ColB", **collider},
+        {"name": "Visual", "mesh": 0, **target}], roots=[0, 3])
+
+
+def test_moved_geometry_node_is_said_once_on_import_as_the_converter_says(
+        clean_scene, tmp_path: Path, caplog) -> None:
+    source = geometry_node_file(tmp_path / "moved.gltf",
+                                {"translation": [2, 0, 0], "scale": [2, 2, 2]})
+    log = import_logged(source, caplog)
+    said = [line for line in log if "[geometry-node-transform]" in line]
+    assert len(said) == 1 and "/nodes/3" in said[0]
+    _out, report = converted(source)
+    assert [i.where for i in report.issues if i.code == "geometry-node-transform"] == ["/nodes/3"]
+
+
+@pytest.mark.parametrize("target", [
+    {}, {"translation": [0, 0, 0], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1]},
+    {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]},
+], ids=["none", "identity-trs", "identity-matrix"])
+def test_geometry_node_at_identity_is_not_said_on_import(clean_scene, tmp_path: Path, caplog,
+                                                         target: dict[str, Any]) -> None:
+    source = geometry_node_file(tmp_path / "still.gltf", target)
+    log = import_logged(source, caplog)
+    assert not [line for line in log if "[geometry-node-transform]" in line]
+    _out, report = converted(source)
+    assert "geometry-node-transform" not in report.codes()
+
+
+def test_geometry_node_naming_its_own_node_is_not_said_on_import(clean_scene, tmp_path: Path,
+                                                                 caplog) -> None:
+    source = khr_file(tmp_path / "self.gltf", [
+        {"name": "Self", "mesh": 0, "translation": [1, 0, 0], "scale": [2, 2, 2],
+         **khr_ext(motion={"mass": 1}, collider={"geometry": {"node": 0}})}])
+    assert not [line for line in import_logged(source, caplog)
+                if "[geometry-node-transform]" in line]

@@ -12,6 +12,7 @@ import pytest
 
 from gltf_physics.io import axes, json_read
 from gltf_physics.io.codecs import khr, omi, registry
+from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Issue, Report
 from gltf_physics.io.document import DocumentView, LazyNodes, NodeView, node_view
 from gltf_physics.io.json_read import JsonReader
@@ -457,6 +458,50 @@ def test_lazy_nodes_scan_as_a_list_of_views_does() -> None:
     for index in range(len(nodes)):
         assert list(lazy.descendants(index)) == list(listed.descendants(index))
     assert lazy.subtrees([0, 4]) == listed.subtrees([0, 4]) == {0, 1, 2, 3, 4}
+
+
+MOVED_CASES = [  # (a node's own transform, whether it is moved)
+    ({}, False), ("not a node", False),
+    ({"translation": [0, 0, 0], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1]}, False),
+    ({"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}, False),
+    ({"translation": [1e-12, 0, 0]}, False),  # within the converter's tolerance
+    ({"translation": "far", "scale": [2, 2]}, False),  # malformed parts count as absent
+    ({"translation": [NAN, 0, 0], "rotation": [True, 0, 0, 1]}, False),
+    ({"translation": [2, 0, 0], "scale": [2, 2, 2]}, True),
+    ({"translation": [0, 0, 1e-6]}, True), ({"scale": [1, 1, -1]}, True),
+    ({"rotation": [0, 0, 0.7071068, 0.7071068]}, True),
+    ({"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 3, 0, 1]}, True),
+    ({"matrix": [1, 0, 0], "translation": [0, 1, 0]}, True),  # a bad matrix: TRS used
+    ({"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "translation": [5, 0, 0]},
+     False),  # a valid matrix wins, as in io/node_graph.py
+]
+
+
+@pytest.mark.parametrize(("node", "moved"), MOVED_CASES)
+def test_moved_reads_a_nodes_own_transform_as_json_and_lazy_views(node: Any,
+                                                                    moved: bool) -> None:
+    nodes = [{"children": [1]}, node]
+    assert DocumentView.from_json({"nodes": nodes}).moved(1) is moved
+    assert DocumentView({}, _RawNodes(nodes), 0).moved(1) is moved
+    assert DocumentView.from_json({"nodes": nodes}).moved(0) is False
+
+
+@pytest.mark.parametrize(("node", "moved"), [c for c in MOVED_CASES if isinstance(c[0], dict)])
+def test_moved_agrees_with_the_converters_geometry_node_transform(node: dict[str, Any],
+                                                                   moved: bool) -> None:
+    """The import's test of a geometry.node target is the converter's."""
+    target = {"mesh": 0, **node}
+    collider = {"extensions": {KHR_BODIES: {"collider": {"geometry": {"node": 1}}}}}
+    gltf = {"asset": {"version": "2.0"}, "nodes": [collider, target],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "extensions": {KHR_BODIES: {}}, "extensionsUsed": [KHR_BODIES]}
+    report = Report()
+    convert_document(gltf, "OMI", report=report)
+    assert ("geometry-node-transform" in report.codes()) is moved
+    said = Report()
+    khr.report_moved_geometry_nodes(DocumentView.from_json(gltf),
+                                    DocumentView.from_json(gltf).moved, said)
+    assert said.codes() == (["geometry-node-transform"] if moved else [])
 
 
 # -- JsonReader --------------------------------------------------------------------------------

@@ -7,12 +7,13 @@ importer abort the whole import, and a physics problem must never cost geometry.
 
 import logging
 from collections.abc import Callable, Hashable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
 import bpy
 from mathutils import Matrix, Quaternion
 
-from ...codecs.khr import BODIES_EXT
+from ...codecs.khr import BODIES_EXT, report_moved_geometry_nodes
 from ...codecs.registry import (
     HANDLED_EXTENSIONS,
     IGNORED_EXTENSIONS,
@@ -78,7 +79,7 @@ class ImporterNodes(LazyNodes):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         return NodeView(extensions=_extensions(self._nodes[index]), mesh=self.mesh(index),
-                        children=self.children(index))
+                        children=self.children(index), transform=self.transform(index))
 
     def extension_maps(self) -> Iterator[Mapping[str, Any]]:
         return map(_extensions, self._nodes)
@@ -92,6 +93,13 @@ class ImporterNodes(LazyNodes):
         """Node `index`'s mesh index, without making its whole view."""
         mesh = self._nodes[index].mesh
         return mesh if type(mesh) is int else None
+
+    def transform(self, index: int) -> Mapping[str, Any]:
+        """Where node `index`'s own transform is read: the importer's node's attributes,
+        whose `matrix`, `translation`, `rotation` and `scale` are the file's (as a JSON
+        view's raw node; nothing is copied or read here, and the importer turns them to
+        Blender's axes later, on its vnodes)."""
+        return vars(self._nodes[index])
 
 
 def _extensions(node: Any) -> Mapping[str, Any]:
@@ -112,7 +120,7 @@ class PhysicsImportExtension:
         self.claims = UnbackedClaims()
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
         self.world_sides: _WorldSides | None = None  # made on first need, once per import
-        self.level = False  # the scene held objects before the import (see `_apply_gravity`)
+        self.level = False  # the scene held objects before the import (a level, not empty)
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -127,16 +135,26 @@ class PhysicsImportExtension:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
+            self._report_moved_geometry_nodes()
             self._pass_down_compound_parts()
             self.vehicles = decode_vehicle_document(self.view, self.report)
             self.gravity = decode_gravity_document(self.view, self.report)
             report_ignored(self.view, self.report)
             self._storable()
             # (nothing is created yet: any object of the scene is the artist's)
-            self.level = self.gravity.world is not None and _holds_objects(bpy.context.scene)
+            self.level = _holds_objects(bpy.context.scene)
         except Exception as exc:
             LOG.exception("physics decoding failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
+
+    def _report_moved_geometry_nodes(self) -> None:
+        """A KHR geometry.node mesh goes on a proxy at its collider's origin, as the
+        converter writes it: a target's own transform is lost, said as the converter says
+        it (`geometry-node-transform`). The transform is read for the targets only, and the
+        full rule runs only for a file naming any (the quick look costs ~0.3 µs a body)."""
+        assert self.view is not None
+        if _geometry_node_targets(self.view):
+            report_moved_geometry_nodes(self.view, cache(self.view.moved), self.report)
 
     def _pass_down_compound_parts(self) -> None:
         """Blender has no collider without a shape: the material and filter of one go to
@@ -228,7 +246,7 @@ class PhysicsImportExtension:
         """The writer's notes on collision layers, once every node is written (guarded:
         everything is written already)."""
         try:
-            writer.say_layer_changes(lambda: self._imported_objects(gltf))
+            writer.say_layer_changes(lambda: self._imported_objects(gltf), self.level)
         except Exception as exc:
             LOG.exception("describing collision layer changes failed")
             self.report.warn("import-failed", "", f"collision layer notes skipped: {exc}")
@@ -466,6 +484,8 @@ def _holds_objects(scene: bpy.types.Scene) -> bool:
 
 
 def _geometry_node_targets(view: DocumentView) -> set[int]:
+    """The integer nodes KHR colliders and triggers name in `geometry.node` (payloads
+    are the importer's JSON dicts; every target `khr.geometry_node_refs` yields is here)."""
     targets: set[int] = set()
     for _index, payload in view.used(BODIES_EXT):
         if not isinstance(payload, dict):
