@@ -73,6 +73,7 @@ from .structure import (
     COMPOUND_DROPPED_CODE,
     COMPOUND_PASSED_CODE,
     CompoundParts,
+    compound_parts_said,
     pass_down_compound_parts,
 )
 
@@ -181,28 +182,18 @@ def _report_compound_parents(work: Work, target: Target, done: CompoundParts) ->
     bare = [index for index, physics in work.scene.nodes.items()
             if _shapeless(physics.collider) and index not in said]
     if done.passed:
-        work.report.info(COMPOUND_PASSED_CODE, _collider_at(done.passed),
-                         f"{why}: the {_held(work, done.passed)} of the shapeless collider on "
-                         f"{_named(done.passed)} now go to the child colliders below that "
-                         "have none of their own")
+        work.report.info(COMPOUND_PASSED_CODE, _collider_at(list(done.passed)),
+                         f"{why}: {compound_parts_said(done.passed)} (a shapeless collider) now "
+                         "go to the child colliders below that have none of their own")
     if done.dropped:
-        work.report.warn(COMPOUND_DROPPED_CODE, _collider_at(done.dropped),
-                         f"{why}: the {_held(work, done.dropped)} of the shapeless collider on "
-                         f"{_named(done.dropped)} are dropped: every child collider has its own")
+        work.report.warn(COMPOUND_DROPPED_CODE, _collider_at(list(done.dropped)),
+                         f"{why}: {compound_parts_said(done.dropped)} (a shapeless collider) are "
+                         "dropped: no child collider below takes them (each has its own, or "
+                         "there is none)")
     if bare:
         work.report.info(COMPOUND_OMITTED_CODE, _collider_at(bare),
                          f"{why}: collider {{}} on {_named(bare)} omitted; the child colliders "
                          "join the nearest motion or stay static")
-
-
-def _held(work: Work, nodes: list[Hashable]) -> str:
-    """What the shapeless colliders of `nodes` hold: "physics material", "collision filter"
-    or both."""
-    colliders = [work.scene.nodes[n].collider for n in nodes]
-    held = (("physics material", any(c is not None and c.material is not None
-                                     for c in colliders)),
-            ("collision filter", any(c is not None and c.filter is not None for c in colliders)))
-    return " and ".join(name for name, found in held if found)
 
 
 def _shapeless(collider: Collider | None) -> bool:

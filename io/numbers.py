@@ -35,7 +35,8 @@ def _canon(value: float) -> float:
         single = _F32.pack(value)
     except OverflowError:
         return _seven_digits(value)
-    nearest = _F32.unpack(single)[0]  # (every value of one float32 gets one decimal)
+    nearest = _F32.unpack(single)[0]  # (in the normal range every value of one float32
+    # gets one decimal; below it a value that is not a float32 keeps its own digits)
     if nearest - nearest != 0.0:  # NaN or infinity: kept, and counted for the writer
         _seen[0] += 1
         return value

@@ -83,12 +83,26 @@ COMPOUND_DROPPED_CODE = "compound-parent-dropped"
 @dataclass(slots=True)
 class CompoundParts:
     """What `pass_down_compound_parts` did: the nodes whose collider changed (their new
-    physics), and the compound parents whose material or filter reached a child collider
-    (`passed`) or none (`dropped`)."""
+    physics), and for each compound parent the parts of it ("physics material",
+    "collision filter") that reached a child collider (`passed`) or none (`dropped`)."""
 
     nodes: dict[Hashable, NodePhysics]
-    passed: list[Hashable]
-    dropped: list[Hashable]
+    passed: dict[Hashable, tuple[str, ...]]
+    dropped: dict[Hashable, tuple[str, ...]]
+
+
+MATERIAL_PART, FILTER_PART = "physics material", "collision filter"
+
+
+def compound_parts_said(parts: dict[Hashable, tuple[str, ...]]) -> str:
+    """The parts of compound parents, for a message: "the physics material and collision
+    filter of node 0; the collision filter of node 4"."""
+    by_parts: dict[tuple[str, ...], list[str]] = {}
+    for node, held in parts.items():
+        by_parts.setdefault(held, []).append(str(node))
+    return "; ".join(
+        f"the {' and '.join(held)} of node{'s' if len(nodes) > 1 else ''} {', '.join(nodes)}"
+        for held, nodes in by_parts.items())
 
 
 def pass_down_compound_parts(nodes: Mapping[Hashable, NodePhysics],
@@ -104,8 +118,21 @@ def pass_down_compound_parts(nodes: Mapping[Hashable, NodePhysics],
     for start in compounds:
         if start not in walk.walked:
             walk.run(start)
-    return CompoundParts(walk.changed, [i for i in compounds if i in walk.reached],
-                         [i for i in compounds if i not in walk.reached])
+    passed: dict[Hashable, tuple[str, ...]] = {}
+    dropped: dict[Hashable, tuple[str, ...]] = {}
+    for index in compounds:
+        for part in _held(nodes[index].collider):
+            found = passed if (index, part) in walk.reached else dropped
+            found[index] = (*found.get(index, ()), part)
+    return CompoundParts(walk.changed, passed, dropped)
+
+
+def _held(collider: Collider | None) -> tuple[str, ...]:
+    """The parts a shapeless collider has to pass down."""
+    if collider is None:
+        return ()
+    return tuple(part for part, value in ((MATERIAL_PART, collider.material),
+                                          (FILTER_PART, collider.filter)) if value is not None)
 
 
 def _carries(collider: Collider | None) -> bool:
@@ -140,7 +167,8 @@ class _PassDown:
         self.nodes, self.children = nodes, children
         self.changed: dict[Hashable, NodePhysics] = {}
         self.walked: set[Hashable] = set()  # compound parents walked through
-        self.reached: set[Hashable] = set()  # those that gave a collider something
+        #: (compound parent, part) of the parts that reached a collider
+        self.reached: set[tuple[Hashable, str]] = set()
         self._shared: dict[tuple[int, int, int], NodePhysics] = {}
 
     def run(self, start: Hashable) -> None:
@@ -177,9 +205,9 @@ class _PassDown:
         if material is None and flt is None:
             return
         if material is not None:
-            self.reached.add(carried.material_from)
+            self.reached.add((carried.material_from, MATERIAL_PART))
         if flt is not None:
-            self.reached.add(carried.filter_from)
+            self.reached.add((carried.filter_from, FILTER_PART))
         key = (id(physics), id(material), id(flt))
         if key not in self._shared:
             self._shared[key] = replace(physics, collider=replace(

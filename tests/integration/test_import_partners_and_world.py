@@ -192,8 +192,9 @@ def test_a_shapeless_colliders_material_and_filter_go_to_its_child_colliders(
     log = _import_logged(source, caplog)
     assert _coded(log, "compound-parent-passed-down") == [
         "gltf_physics: node 0: a collider without a shape combines its child colliders into "
-        "one (OMI): its material and collision filter are now on those child colliders that "
-        "had none of their own (Blender has no collider without a shape) "
+        "one (OMI): the physics material and collision filter of node 0 are now on those "
+        "child colliders that had none of their own (Blender has no collider without a "
+        "shape) "
         "[compound-parent-passed-down]"]
     for name in ("ColA", "ColB"):
         props = bpy.data.objects[name].gltf_physics
@@ -242,7 +243,8 @@ def test_compound_parts_go_down_to_the_nearest_body_boundary() -> None:
     }
     tree = {0: [1, 4, 5], 1: [2, 3], 2: [], 3: [], 4: [], 5: [6], 6: []}
     done = structure.pass_down_compound_parts(nodes, lambda n: tree[n])
-    assert done.passed == [0, 1] and done.dropped == []
+    assert done.passed == {0: ("physics material", "collision filter"),
+                           1: ("physics material",)} and done.dropped == {}
     assert set(done.nodes) == {2, 3, 4}
     assert done.nodes[2] is done.nodes[3]  # still one payload
     assert done.nodes[2].collider == Collider(box, material=ice, filter=only_a)
@@ -282,3 +284,22 @@ def test_a_level_importing_the_default_world_gravity_hears_nothing(
     h.mesh_object("Floor")
     log = _import_logged(_prop(tmp_path / "p.gltf", {"gravity": 9.80665}), caplog, fresh=False)
     assert [line for line in log if "world-gravity" in line] == []
+
+
+def test_each_part_of_a_compound_parent_is_said_where_it_went() -> None:
+    """A parent's filter goes down while its material reaches no child (the child has its
+    own): the material is said dropped, not passed (it was said passed, with the filter);
+    a parent with no child collider at all is said so too."""
+    box, own = ModelShape("box"), PhysicsMaterial(static_friction=0.1)
+    parts = Collider(material=PhysicsMaterial(static_friction=0.5),
+                     filter=CollisionFilter(collision_systems=("A",)))
+    nodes = {0: NodePhysics(motion=Motion(), collider=parts),
+             1: NodePhysics(collider=Collider(box, material=own)),
+             2: NodePhysics(motion=Motion(), collider=parts)}  # no child at all
+    done = structure.pass_down_compound_parts(nodes, {0: [1], 1: [], 2: []}.__getitem__)
+    assert done.passed == {0: ("collision filter",)}
+    assert done.dropped == {0: ("physics material",), 2: ("physics material",
+                                                          "collision filter")}
+    assert structure.compound_parts_said(done.dropped) == (
+        "the physics material of node 0; the physics material and collision filter of node 2")
+

@@ -423,5 +423,6 @@ def test_compound_parents_are_said_once_per_code() -> None:
     out, report = convert(source, "KHR")
     assert issues(report) == [("info", PASSED, "/nodes"),
                               ("warning", DROPPED, f"/nodes/4/extensions/{OMI_BODY}/collider")]
-    assert "nodes 0, 2" in report.issues[0].message
+    assert "the physics material of node 0; the collision filter of node 2" in \
+        report.issues[0].message
     assert collider_parts(out, 3) == (None, FILTER)

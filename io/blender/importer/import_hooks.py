@@ -31,6 +31,7 @@ from ...model import Joint, PhysicsScene
 from ...structure import (
     COMPOUND_DROPPED_CODE,
     COMPOUND_PASSED_CODE,
+    compound_parts_said,
     own_colliders,
     pass_down_compound_parts,
     static_partner,
@@ -164,16 +165,16 @@ class PhysicsImportExtension:
         self.physics.nodes.update(done.nodes)
         if done.passed:
             self.report.info(
-                COMPOUND_PASSED_CODE, _nodes(done.passed),
+                COMPOUND_PASSED_CODE, _nodes(list(done.passed)),
                 "a collider without a shape combines its child colliders into one (OMI): "
-                "its material and collision filter are now on those child colliders that "
+                f"{compound_parts_said(done.passed)} are now on those child colliders that "
                 "had none of their own (Blender has no collider without a shape)")
         if done.dropped:
             self.report.warn(
-                COMPOUND_DROPPED_CODE, _nodes(done.dropped),
-                "the material and collision filter of a collider without a shape are not "
-                "kept: every child collider has its own (Blender has no collider without a "
-                "shape)")
+                COMPOUND_DROPPED_CODE, _nodes(list(done.dropped)),
+                f"{compound_parts_said(done.dropped)} (a collider without a shape) are not "
+                "kept: no child collider below takes them (each has its own, or there is "
+                "none; Blender has no collider without a shape)")
 
     def _storable(self) -> None:
         """Numbers Blender would store as 0 or as float32's largest made storable, said."""
