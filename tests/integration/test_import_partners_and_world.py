@@ -303,3 +303,16 @@ def test_each_part_of_a_compound_parent_is_said_where_it_went() -> None:
     assert structure.compound_parts_said(done.dropped) == (
         "the physics material of node 0; the physics material and collision filter of node 2")
 
+
+def test_a_joint_whose_sides_share_their_static_partner_is_said(clean_scene, tmp_path: Path,
+                                                                caplog) -> None:
+    """Both sides anchored to the world under one root without colliders: the root is the
+    partner of both, so the joint joins a body to itself (the converter says the same)."""
+    source = _write(tmp_path / "in.gltf", [
+        {"name": "Rig", "children": [1, 2]},
+        {"name": "Hinge", **_joint(2)},
+        {"name": "Anchor", "translation": [1, 0, 0]}], [0])
+    log = _import_logged(source, caplog)
+    said = _coded(log, "joint-same-body")
+    assert len(said) == 1 and "both joint sides belong to body Rig" in said[0]
+

@@ -336,10 +336,19 @@ class PhysicsImportExtension:
                 or self._static_partner(gltf, joint.connected_node)
             if body_of(obj) is None:
                 self._static_partner(gltf, index)
+            self._say_same_body(obj, props, where)
         props.joint_enable_collision = joint.enable_collision
         write_settings(props, settings_to_blender(joint.settings))
         if obj.type == "EMPTY":
             obj.empty_display_type = "ARROWS"
+
+    def _say_same_body(self, obj: bpy.types.Object, props: Any, where: str) -> None:
+        """Said as the converter says it: both sides of the joint are one body (their static
+        partner is one node), so it holds nothing; kept, and an export writes no joint."""
+        body = body_of(obj)
+        if body is not None and props.joint_connected_body == body:
+            self.report.warn("joint-same-body", where, f"both joint sides belong to body "
+                             f"{body.name}: kept in Blender, but an export writes no joint")
 
     def _static_partner(self, gltf: Any, side: Hashable) -> bpy.types.Object | None:
         """Make the static partner of body-less joint side `side` a Static body: in Blender
