@@ -226,7 +226,7 @@ def test_triggers_and_gravity_volumes_keep_theirs(clean_scene, capfd, tmp_path):
     objects = bpy.data.objects
     gate, child = objects["Gate"], objects["Gate.trigger"]
     upper, lower = objects["Upper"], objects["Lower"]  # the bones' stand-ins
-    assert ownership.made_by(child, ownership.IMPORT_CHILD) and child.gltf_physics.shape_role \
+    assert ownership.made_by(child, ownership.IMPORT_TRIGGER) and child.gltf_physics.shape_role \
         == "TRIGGER" and ownership.made_by(upper, ownership.IMPORT_CHILD)
     zone = h.set_physics(h.empty_object("Zone", (0, 3, 0)), shape_type="BOX",
                          shape_role="TRIGGER", motion_type="NONE")
@@ -262,6 +262,10 @@ def test_triggers_and_gravity_volumes_keep_theirs(clean_scene, capfd, tmp_path):
     assert message.endswith("Not copied onto what has another role than Barrel (body): "
                             "Gate.trigger (trigger); make one of them active to copy between "
                             "them"), message
+    lower.gltf_physics.shape_type, lower.gltf_physics.gravity_type = "NONE", "NONE"
+    select(lower, active=barrel)  # a bone's stand-in without physics is no trigger
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"} and lower.gltf_physics.motion_type == "DYNAMIC"
 
 
 def test_a_source_without_physics_clears_only_bodies(clean_scene, capfd):

@@ -49,6 +49,7 @@ from ..tools.ownership import (
     IMPORT_GRAVITY_SHAPE,
     IMPORT_ORPHANS,
     IMPORT_PROXY,
+    IMPORT_TRIGGER,
     TAG_PREFIX,
     mark,
 )
@@ -239,7 +240,7 @@ class PhysicsImportExtension:
             own_mesh = nodes.mesh(index) if obj.type == "MESH" else None
             try:
                 writer.apply(obj, physics, own_mesh, make_proxy,
-                             lambda owner, name: _child(owner, name, None))
+                             lambda owner, name: _child(owner, name, None, IMPORT_TRIGGER))
             except Exception as exc:  # one node's problem never costs the others theirs
                 self._node_failed(index, exc)
 

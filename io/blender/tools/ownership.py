@@ -26,7 +26,8 @@ MADE_FOR = TAG_PREFIX + "made_for"
 HULL_PROXY = "hull_proxy"  # Generate Convex Hull's collision-only proxy child
 CONVEX_PART = "convex_part"  # a Convex Decomposition part
 IMPORT_PROXY = "import_proxy"  # the importer's collision mesh child of a shape
-IMPORT_CHILD = "import_child"  # the importer's other children (a trigger's, a bone's stand-in)
+IMPORT_CHILD = "import_child"  # the importer's other children (a bone's stand-in, a v1 frame)
+IMPORT_TRIGGER = "import_trigger"  # the importer's trigger child of a node with a collider
 IMPORT_GRAVITY_SHAPE = "import_gravity_shape"  # the importer's mesh a shaped gravity pulls to
 JOINT = "joint"  # Add Joint's joint Empty
 #: Physics from Blender Rigid Body's joint Empty, for a body that holds its own constraint

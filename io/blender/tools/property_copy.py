@@ -21,8 +21,8 @@ from ..settings.properties import MESH_SHAPE_ITEMS
 from .ownership import (
     CONVEX_PART,
     HULL_PROXY,
-    IMPORT_CHILD,
     IMPORT_PROXY,
+    IMPORT_TRIGGER,
     JOINT,
     MADE_BY,
     NATIVE_JOINT,
@@ -105,9 +105,10 @@ def copy_role(obj: bpy.types.Object) -> str | None:
             return TRIGGER
     if props.motion_type != "NONE" or shaped or props.is_compound_trigger:
         return BODY
-    # The importer's other children: a node's trigger beside its collider, but also bone
-    # stand-ins and v1 joint frames, so only when the settings say nothing.
-    return TRIGGER if made == IMPORT_CHILD else None
+    # The importer's trigger child of a node with a collider (files of an earlier version
+    # tag it as one of the importer's other children, IMPORT_CHILD: those are no role, as
+    # bone stand-ins and v1 joint frames are), when its settings say nothing.
+    return TRIGGER if made == IMPORT_TRIGGER else None
 
 
 def own_sources(group: bpy.types.PropertyGroup) -> list[str]:
