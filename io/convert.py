@@ -60,7 +60,7 @@ from .convert_structure import (
     keep_static_bodies_apart,
     upgrade_v1_joints,
 )
-from .diagnostics import Report, listing
+from .diagnostics import Report, nodes_named
 from .document import DocumentView
 from .document_mass import DocumentMass
 from .gravity import GravityScene
@@ -192,8 +192,8 @@ def _report_compound_parents(work: Work, target: Target, done: CompoundParts) ->
                          "there is none)")
     if bare:
         work.report.info(COMPOUND_OMITTED_CODE, _collider_at(bare),
-                         f"{why}: collider {{}} on {_named(bare)} omitted; the child colliders "
-                         "join the nearest motion or stay static")
+                         f"{why}: collider {{}} on {nodes_named(bare)} omitted; the child "
+                         "colliders join the nearest motion or stay static")
 
 
 def _shapeless(collider: Collider | None) -> bool:
@@ -204,10 +204,6 @@ def _collider_at(nodes: list[Hashable]) -> str:
     """Where an issue about the colliders of `nodes` is: the one's pointer, else "/nodes"."""
     return f"/nodes/{nodes[0]}/extensions/{omi.BODY_EXT}/collider" if len(nodes) == 1 \
         else "/nodes"
-
-
-def _named(nodes: list[Hashable]) -> str:
-    return f"node{'s' if len(nodes) > 1 else ''} {listing([str(n) for n in nodes])}"
 
 
 # -- encoding --------------------------------------------------------------------------------

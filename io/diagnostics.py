@@ -35,6 +35,11 @@ def listing(names: list[str], limit: int = LIST_LIMIT) -> str:
     return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
+def nodes_named(indices: list) -> str:
+    """Nodes for a message: "node 0", "nodes 0, 4" (the rest counted, as `listing`)."""
+    return f"node{'s' if len(indices) > 1 else ''} {listing([str(i) for i in indices])}"
+
+
 @dataclass(slots=True)
 class Report:
     """Collects issues; codecs append to it instead of raising. The first `LIST_LIMIT`

@@ -134,6 +134,11 @@ class DocumentView:
             return nodes.extension_maps()  # no view made per node
         return (node.extensions for node in nodes)
 
+    def child_nodes(self) -> Callable[[int], list[int]]:
+        """Node index → its children that are nodes of this document."""
+        children, count = self._children_of(), len(self.nodes)
+        return lambda index: [c for c in children(index) if type(c) is int and 0 <= c < count]
+
     def _children_of(self) -> Callable[[int], tuple[int, ...]]:
         nodes = self.nodes
         if isinstance(nodes, LazyNodes):

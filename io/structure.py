@@ -10,6 +10,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from .diagnostics import nodes_named
 from .model import Collider, CollisionFilter, NodePhysics, PhysicsMaterial
 
 T = TypeVar("T")
@@ -100,9 +101,8 @@ def compound_parts_said(parts: dict[Hashable, tuple[str, ...]]) -> str:
     by_parts: dict[tuple[str, ...], list[str]] = {}
     for node, held in parts.items():
         by_parts.setdefault(held, []).append(str(node))
-    return "; ".join(
-        f"the {' and '.join(held)} of node{'s' if len(nodes) > 1 else ''} {', '.join(nodes)}"
-        for held, nodes in by_parts.items())
+    return "; ".join(f"the {' and '.join(held)} of {nodes_named(nodes)}"
+                     for held, nodes in by_parts.items())
 
 
 def pass_down_compound_parts(nodes: Mapping[Hashable, NodePhysics],

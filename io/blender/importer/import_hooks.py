@@ -6,7 +6,7 @@ importer abort the whole import, and a physics problem must never cost geometry.
 """
 
 import logging
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -22,7 +22,7 @@ from ...codecs.registry import (
     decode_vehicle_document,
     report_ignored,
 )
-from ...diagnostics import Report, listing
+from ...diagnostics import Report, nodes_named
 from ...document import DocumentView, LazyNodes, NodeView
 from ...float32_storage import Float32Storage
 from ...gravity import GravityScene
@@ -162,17 +162,17 @@ class PhysicsImportExtension:
         """Blender has no collider without a shape: the material and filter of one go to
         its child colliders that have none (io/structure.py), said once."""
         assert self.view is not None
-        done = pass_down_compound_parts(self.physics.nodes, _children_of(self.view))
+        done = pass_down_compound_parts(self.physics.nodes, self.view.child_nodes())
         self.physics.nodes.update(done.nodes)
         if done.passed:
             self.report.info(
-                COMPOUND_PASSED_CODE, _nodes(list(done.passed)),
+                COMPOUND_PASSED_CODE, nodes_named(list(done.passed)),
                 "a collider without a shape combines its child colliders into one (OMI): "
                 f"{compound_parts_said(done.passed)} are now on those child colliders that "
                 "had none of their own (Blender has no collider without a shape)")
         if done.dropped:
             self.report.warn(
-                COMPOUND_DROPPED_CODE, _nodes(list(done.dropped)),
+                COMPOUND_DROPPED_CODE, nodes_named(list(done.dropped)),
                 f"{compound_parts_said(done.dropped)} (a collider without a shape) are not "
                 "kept: no child collider below takes them (each has its own, or there is "
                 "none; Blender has no collider without a shape)")
@@ -448,7 +448,7 @@ class _WorldSides:
     per import."""
 
     def __init__(self, view: DocumentView, physics: PhysicsScene) -> None:
-        children = _children_of(view)
+        children = view.child_nodes()
         self._parents: dict[int, int] = {}
         for index in range(len(view.nodes)):
             for child in children(index):
@@ -474,19 +474,6 @@ class _WorldSides:
             chain[node] = None
             node = self._parents.get(node)
         return static_partner(list(chain), self._own, body_required=True)
-
-
-def _children_of(view: DocumentView) -> Callable[[int], list[int]]:
-    """Node index → its children that are nodes."""
-    nodes, count = view.nodes, len(view.nodes)
-    children = nodes.children if isinstance(nodes, LazyNodes) \
-        else lambda index: nodes[index].children
-    return lambda index: [c for c in children(index) if 0 <= c < count]
-
-
-def _nodes(indices: list[Hashable]) -> str:
-    """Where an issue of several nodes is: "nodes 0, 4"."""
-    return f"node{'s' if len(indices) > 1 else ''} {listing([str(i) for i in indices])}"
 
 
 def _holds_objects(scene: bpy.types.Scene) -> bool:
