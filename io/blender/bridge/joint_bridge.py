@@ -85,6 +85,19 @@ def reparent_keep_world(
     obj.matrix_basis = parent.matrix_world.inverted_safe() @ world
 
 
+def own_world(obj: bpy.types.Object) -> Matrix:
+    """An object's world matrix from its own transform and its parents', as Blender composes
+    it: an object outside the evaluated view layer (another scene, a hidden collection) may
+    have no current `matrix_world` (a new one, or one only another scene's depsgraph placed:
+    Blender 4.x does not write that back). Bone parenting is left to Blender (the view
+    layer is updated for it)."""
+    if obj.parent is None:
+        return obj.matrix_basis.copy()
+    if obj.parent_type != "OBJECT":
+        return obj.matrix_world.copy()
+    return own_world(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
+
+
 def preset_of(props: bpy.types.PropertyGroup) -> JointPreset | None:
     """The preset the properties describe; None for custom joints and non-joints."""
     kind = PRESET_OF_TYPE.get(props.joint_type)

@@ -15,6 +15,7 @@ from ...field_table import GRAVITY, WORLD_GRAVITY, Field
 from ...gravity import ANALYTIC_SHAPED, Gravity, WorldGravity, unit
 from ...model import Shape
 from ..bridge.collision_mesh import evaluated_triangles
+from ..bridge.joint_bridge import own_world
 from ..settings.field_props import to_blender, to_model
 from .properties import (
     GRAVITY_ITEM,
@@ -99,16 +100,20 @@ def evaluated_objects(depsgraph: bpy.types.Depsgraph) -> set[int]:
 
 def object_line_points(obj: bpy.types.Object, source: bpy.types.Object,
                        depsgraph: bpy.types.Depsgraph | None = None) -> list[Vector]:
-    """The vertices of the curve or mesh object `source` as `depsgraph` (the context's by
-    default) evaluates it, in vertex order, in `obj`'s space."""
+    """The vertices of the curve or mesh object `source` as `depsgraph` evaluates it (one
+    that does: placed as it places it), or as the context's does (placed by its own
+    transform: an object that depsgraph does not evaluate has no current world matrix), in
+    vertex order, in `obj`'s space."""
     if source.type not in LINE_OBJECT_TYPES:  # (converted to another type since picked)
         return []
+    placed_by_depsgraph = depsgraph is not None
     if depsgraph is None:
         depsgraph = bpy.context.evaluated_depsgraph_get()
     evaluated = source.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
-        to_local = obj.matrix_world.inverted_safe() @ evaluated.matrix_world
+        world = evaluated.matrix_world if placed_by_depsgraph else own_world(source)
+        to_local = obj.matrix_world.inverted_safe() @ world
         return [to_local @ v.co for v in mesh.vertices] if mesh is not None else []
     finally:
         evaluated.to_mesh_clear()

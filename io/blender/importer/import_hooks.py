@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Quaternion
+from mathutils import Quaternion
 
 from ...codecs.khr import BODIES_EXT, report_moved_geometry_nodes
 from ...codecs.registry import (
@@ -40,7 +40,7 @@ from ...vehicle_model import VehicleScene
 from .. import gltf_compat
 from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
-from ..bridge.joint_bridge import body_of, write_settings
+from ..bridge.joint_bridge import body_of, own_world, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
 from ..gravity.bridge import import_world_gravity, write_gravity
 from ..settings.stored_settings import GROUP
@@ -561,30 +561,18 @@ def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Rep
     than the joint), as the converter makes."""
     if body_of(obj) == body_a:
         return obj
-    world = _world(obj)
+    world = own_world(obj)
     if obj.type == "EMPTY" and not obj.children and body_of(obj) is None:
         obj.parent = body_a
         obj.matrix_parent_inverse.identity()
-        obj.matrix_basis = _world(body_a).inverted_safe() @ world
+        obj.matrix_basis = own_world(body_a).inverted_safe() @ world
         return obj
     frame = _child(body_a, f"{obj.name}.joint", None)
-    frame.matrix_basis = _world(body_a).inverted_safe() @ world
+    frame.matrix_basis = own_world(body_a).inverted_safe() @ world
     frame.empty_display_type = "ARROWS"
     report.info("joint-frame-node", where,
                 f"the v1 joint node holds more than a joint: its joint is on {frame.name}")
     return frame
-
-
-def _world(obj: bpy.types.Object) -> Matrix:
-    """The world matrix of a new object, from its parents as Blender composes it: an object
-    outside the evaluated view layer (another scene, a hidden collection) has no current
-    `matrix_world` yet. Bone parenting is left to Blender (the view layer is updated for
-    it)."""
-    if obj.parent is None:
-        return obj.matrix_basis.copy()
-    if obj.parent_type != "OBJECT":
-        return obj.matrix_world.copy()
-    return _world(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
 
 
 def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report,
