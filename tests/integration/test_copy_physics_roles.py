@@ -16,6 +16,7 @@ import pytest
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 from tests.integration.test_import_hostile_files import bone_physics_file
+from tests.integration.test_operator_polish import refused, reported
 
 ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
 ops = bpy.ops.gltf_physics
@@ -30,22 +31,6 @@ def select(*objs, active=None) -> None:
 
 def select_all(active) -> None:
     select(*bpy.context.view_layer.objects, active=active)
-
-
-def reported(capfd, call) -> tuple[set[str], list[str]]:
-    """Run an operator call: its result and the lines it reported."""
-    capfd.readouterr()
-    result = call()
-    out = capfd.readouterr()
-    return result, [line for line in (out.out + out.err).splitlines()
-                    if line.startswith(("Info:", "Warning:", "Error:"))]
-
-
-def refused(call) -> str:
-    """Run an operator call that must refuse: its one message (poll's or the report's)."""
-    with pytest.raises(RuntimeError) as caught:
-        call()
-    return str(caught.value).strip()
 
 
 def body(name, location=(0, 0, 0), motion="DYNAMIC", shape="BOX", kind="cube", **physics):

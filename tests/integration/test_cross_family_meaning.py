@@ -2,9 +2,7 @@
 """Blender's cross-family export says what the converter says: a fully locked rotation in
 OMI, the centre of a static joint partner, and KHR `geometry.node` meshes below the node."""
 
-import base64
 import json
-import struct
 from pathlib import Path
 from typing import Any
 
@@ -12,55 +10,17 @@ import pytest
 
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
+from tests.unit.test_cross_family_losses import OMI_BODY, khr_document, khr_ext
 
 from .scene_helpers import load_gltf
 from .test_import_hostile_files import import_logged
 from .test_meaning_cases import through_blender
 from .test_meaning_roundtrip import export_logged, reported_codes
 
-KHR_SHAPES, KHR_BODIES = "KHR_implicit_shapes", "KHR_physics_rigid_bodies"
-OMI_BODY = "OMI_physics_body"
-BOX = {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}
-
-
-def khr_ext(**payload: Any) -> dict[str, Any]:
-    return {"extensions": {KHR_BODIES: payload}}
-
-
-def cube_mesh() -> dict[str, Any]:
-    """Mesh 0: a closed unit cube, embedded."""
-    points = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
-    indices = [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6,
-               0, 6, 4, 1, 5, 7, 1, 7, 3]
-    vertices = b"".join(struct.pack("<3f", *p) for p in points)
-    data = vertices + b"".join(struct.pack("<H", i) for i in indices)
-    return {
-        "buffers": [{"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
-                     + base64.b64encode(data).decode()}],
-        "bufferViews": [{"buffer": 0, "byteLength": len(vertices), "target": 34962},
-                        {"buffer": 0, "byteOffset": len(vertices), "byteLength": 72,
-                         "target": 34963}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
-                       "min": [-0.5] * 3, "max": [0.5] * 3},
-                      {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
-    }
-
 
 def khr_file(path: Path, nodes: list[dict[str, Any]], roots: list[int] | None = None,
              **root: Any) -> Path:
-    children = {c for node in nodes for c in node.get("children", [])}
-    extensions: dict[str, Any] = {KHR_SHAPES: {"shapes": [BOX]}}
-    if root:
-        extensions[KHR_BODIES] = root
-    gltf = {
-        "asset": {"version": "2.0"}, "scene": 0,
-        "scenes": [{"nodes": [i for i in range(len(nodes)) if i not in children]
-                    if roots is None else roots}],
-        "nodes": nodes, "extensions": extensions,
-        "extensionsUsed": [KHR_SHAPES, KHR_BODIES], **cube_mesh(),
-    }
-    path.write_text(json.dumps(gltf))
+    path.write_text(json.dumps(khr_document(nodes, roots, **root)))
     return path
 
 

@@ -9,23 +9,7 @@ import bpy
 import pytest
 
 from tests.integration import scene_helpers as h
-
-
-def reported(capfd, call) -> tuple[set[str], list[str]]:
-    """Run an operator call: its result and the lines it reported."""
-    capfd.readouterr()
-    result = call()
-    out = capfd.readouterr()
-    lines = [line for line in (out.out + out.err).splitlines()
-             if line.startswith(("Info:", "Warning:", "Error:"))]
-    return result, lines
-
-
-def refused(call) -> str:
-    """Run an operator call that must refuse: its one message."""
-    with pytest.raises(RuntimeError) as caught:
-        call()
-    return str(caught.value).strip()
+from tests.integration.test_operator_polish import refused, reported
 
 
 def select(*objs, active=None) -> None:
