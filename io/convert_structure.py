@@ -20,7 +20,7 @@ from .structure import (
     STATIC_IN_MOVING_CODE,
     joint_needs_own_node,
     kind_in_target,
-    own_colliders,
+    own_colliders_of,
     static_partner,
 )
 from .vehicle_model import VehicleScene
@@ -128,7 +128,8 @@ def body_of(work: Work, index: int) -> int | None:
 
 def anchor_world_sides(work: Work) -> None:
     """OMI needs a body on both joint sides: world-anchored sides get a static partner."""
-    own = _own_colliders(work)
+    # (the motions before any static partner is made)
+    own = own_colliders_of(work.scene.nodes, lambda index: children_of(work.graph, index))
     for index, joint in _joints(work):
         if joint.connected_node is None or not work.graph.is_node(joint.connected_node):
             continue
@@ -154,21 +155,6 @@ def _body_or_static_partner(work: Work, side: int, own: Callable[[int], bool]) -
                      f"joint side node {side} is anchored to the world or a static collider: "
                      f"node {partner} written as an OMI static body")
     return partner
-
-
-def _own_colliders(work: Work) -> Callable[[int], bool]:
-    """Whether a node has colliders of its own (io/structure.py `own_colliders`: shaped
-    colliders on it or below it, not under another motion), for the motions the scene has
-    before any static partner is made."""
-    moving = {index for index, physics in work.scene.nodes.items() if physics.motion is not None}
-    return own_colliders(lambda index: children_of(work.graph, index),
-                         lambda index: _has_shaped_collider(work, index), moving.__contains__)
-
-
-def _has_shaped_collider(work: Work, index: int) -> bool:
-    physics = work.scene.nodes.get(index)
-    return physics is not None and physics.collider is not None \
-        and physics.collider.shape is not None
 
 
 def children_of(graph: NodeGraph, index: Hashable) -> list[int]:

@@ -62,6 +62,16 @@ def own_colliders(children: Callable[[H], Iterable[H]], has_collider: Callable[[
     return own
 
 
+def own_colliders_of(nodes: Mapping[H, NodePhysics], children: Callable[[H], Iterable[H]]
+                     ) -> Callable[[H], bool]:
+    """`own_colliders` of decoded node physics: shaped colliders, and the motions the nodes
+    have now (a static partner made later does not cut the walk)."""
+    shaped = {index for index, physics in nodes.items()
+              if physics.collider is not None and physics.collider.shape is not None}
+    moving = {index for index, physics in nodes.items() if physics.motion is not None}
+    return own_colliders(children, shaped.__contains__, moving.__contains__)
+
+
 def _any_collider(node: H, children: Callable[[H], Iterable[H]],
                   has_collider: Callable[[H], bool], has_motion: Callable[[H], bool],
                   known: dict[H, bool]) -> bool:
@@ -137,8 +147,7 @@ def _held(collider: Collider | None) -> tuple[str, ...]:
 
 def _carries(collider: Collider | None) -> bool:
     """A shapeless collider with a material or filter to pass down."""
-    return collider is not None and collider.shape is None \
-        and (collider.material is not None or collider.filter is not None)
+    return collider is not None and collider.shape is None and bool(_held(collider))
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from ...structure import (
     COMPOUND_DROPPED_CODE,
     COMPOUND_PASSED_CODE,
     compound_parts_said,
-    own_colliders,
+    own_colliders_of,
     pass_down_compound_parts,
     static_partner,
 )
@@ -453,18 +453,7 @@ class _WorldSides:
         for index in range(len(view.nodes)):
             for child in children(index):
                 self._parents.setdefault(child, index)
-        nodes = physics.nodes
-
-        def has_collider(index: int) -> bool:
-            found = nodes.get(index)
-            return found is not None and found.collider is not None \
-                and found.collider.shape is not None
-
-        def has_motion(index: int) -> bool:
-            found = nodes.get(index)
-            return found is not None and found.motion is not None
-
-        self._own = own_colliders(children, has_collider, has_motion)
+        self._own = own_colliders_of(physics.nodes, children)
 
     def partner(self, side: Hashable) -> int | None:
         """The node to make the Static body of joint side `side` (no motion at or above)."""
