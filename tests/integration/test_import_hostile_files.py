@@ -361,3 +361,30 @@ def test_an_emptied_orphan_collection_is_not_exported_with_a_kit(clean_scene, tm
     h.assert_valid(tmp_path / "level.gltf")
     names = [node.get("name") for node in level["nodes"]]
     assert len(level["nodes"]) == 2 * (len(direct["nodes"]) + 1), names
+
+
+def test_an_orphan_named_only_beside_a_shape_is_kept(clean_scene, tmp_path, caplog):
+    """A collider whose geometry names a shape and a node: the decoder uses the shape, so
+    the node outside every scene is not a collision mesh and the import keeps its object
+    (it was deleted as one)."""
+    from tests.integration import scene_helpers as h
+
+    level = h.empty_object("Level")
+    mesh = h.mesh_object("LevelMesh", "cube")
+    mesh.parent = level
+    h.set_physics(level, shape_type="TRIMESH", mesh_source="OBJECT", mesh_object=mesh)
+    path = tmp_path / "level.gltf"
+    gltf = h.export(path, "KHR", "NODE")
+    [geometry] = [n["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]
+                  for n in gltf["nodes"] if "KHR_physics_rigid_bodies" in n.get("extensions", {})]
+    gltf.setdefault("extensions", {})["KHR_implicit_shapes"] = {
+        "shapes": [{"type": "sphere", "sphere": {"radius": 1.0}}]}
+    gltf["extensionsUsed"].append("KHR_implicit_shapes")
+    geometry["shape"] = 0  # (beside its node: the decoder takes the shape)
+    path.write_text(json.dumps(gltf))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    said = import_logged(path, caplog)
+    assert not [line for line in said if "[import-failed]" in line], said
+    assert bpy.data.objects["Level"].gltf_physics.shape_type == "SPHERE"
+    assert "node" in geometry and [o for o in bpy.data.objects
+                                   if o.name.endswith(".physicsMesh")]

@@ -13,7 +13,7 @@ from typing import Any
 import bpy
 from mathutils import Quaternion
 
-from ...codecs.khr import BODIES_EXT, report_moved_geometry_nodes
+from ...codecs.khr import BODIES_EXT, geometry_node_refs, report_moved_geometry_nodes
 from ...codecs.registry import (
     HANDLED_EXTENSIONS,
     IGNORED_EXTENSIONS,
@@ -396,7 +396,8 @@ class PhysicsImportExtension:
         in_scene = self.view.subtrees(roots)
         if len(in_scene) == len(self.view.nodes):
             return  # every node is in a scene (the usual file): no orphans to look for
-        for index in _geometry_node_targets(self.view) - in_scene:
+        targets = {target for _node, target in geometry_node_refs(self.view)}  # (as decoded)
+        for index in targets - in_scene:
             obj = _object_of(gltf, index)
             if obj is not None and not obj.children:
                 self._remove_orphan(gltf, index, obj)
@@ -471,8 +472,9 @@ def _holds_objects(scene: bpy.types.Scene) -> bool:
 
 
 def _geometry_node_targets(view: DocumentView) -> set[int]:
-    """The integer nodes KHR colliders and triggers name in `geometry.node` (payloads
-    are the importer's JSON dicts; every target `khr.geometry_node_refs` yields is here)."""
+    """A quick look (payloads are the importer's JSON dicts): the integer nodes KHR
+    colliders and triggers name in `geometry.node`, also beside a shape or mesh the decoder
+    uses instead; a superset of what `khr.geometry_node_refs` yields, which tells exactly."""
     targets: set[int] = set()
     for _index, payload in view.used(BODIES_EXT):
         if not isinstance(payload, dict):
