@@ -3,6 +3,7 @@
 5.0 are looked up here, newest path first; everything else uses the stable public classes.
 """
 
+import sys
 from importlib import import_module
 from typing import Any
 
@@ -19,9 +20,14 @@ def _first(*paths: str) -> Any:
     raise ImportError(f"none of {paths} is available in this glTF add-on")
 
 
+_GLTF_IO = "io_scene_gltf2.io.com.gltf2_io"
+
+
 def gltf_io() -> Any:
-    """The glTF schema classes module (stable 4.2–5.x)."""
-    return import_module("io_scene_gltf2.io.com.gltf2_io")
+    """The glTF schema classes module (stable 4.2–5.x): the one loaded now (4.2 reloads the
+    add-on's modules when an export starts), looked up without the import machinery (called
+    per node made)."""
+    return sys.modules.get(_GLTF_IO) or import_module(_GLTF_IO)
 
 
 def extension_class() -> Any:

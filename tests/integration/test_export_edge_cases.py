@@ -179,11 +179,13 @@ def test_a_nan_set_by_a_script_never_fails_the_export(clean_scene, tmp_path, fmt
     path = tmp_path / f"nan_{fmt}.gltf"
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        h.export(path, fmt)
+        gltf = h.export(path, fmt)
     h.assert_valid(path)
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "Crate: mass, box_size is not a finite number" in said
     assert "Hinge: a limit or drive of the joint is not a finite number" in said
+    # the skipped joint leaves no frame node behind (one was added under the wall)
+    assert not [n for n in gltf["nodes"] if n.get("name", "").startswith("Hinge.")]
     assert "Zone: a size of the gravity shape is not a finite number" in said or fmt == "KHR"
     assert "NaN" not in path.read_text()
 
@@ -227,6 +229,76 @@ def test_settings_a_reader_would_take_otherwise_are_said(clean_scene, tmp_path, 
     bpy.ops.gltf_physics.validate()
     assert ("Door", "filter-only-none") in [(p.obj, p.code)
                                             for p in scene.gltf_physics.problems]
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_hinges_with_equal_settings_are_each_written_and_said(clean_scene, tmp_path, fmt,
+                                                              caplog):
+    """Two hinges with equal settings share what is made of them, yet each is written on its
+    own frame towards its own wall, and a reversed limit is said for each of them by name;
+    two hulls with equal settings keep their own proxies."""
+    import logging
+
+    for name, y in (("DoorA", 0.0), ("DoorB", 4.0)):
+        wall = h.set_physics(h.mesh_object(f"{name}Wall", location=(3, y, 0)),
+                             motion_type="STATIC", shape_type="BOX")
+        door = h.set_physics(h.mesh_object(name, location=(0, y, 0)), motion_type="DYNAMIC",
+                             shape_type="BOX")
+        h.set_physics(h.empty_object(f"{name}Hinge", (0, 1 + y, 1), parent=door),
+                      joint_type="HINGE", joint_axis="Z", joint_use_limit=True,
+                      joint_angle_min=1.0, joint_angle_max=-1.0, joint_connected_body=wall)
+    proxies = {"RockA": h.mesh_object("ProxyA", size=1.0), "RockB": h.mesh_object(
+        "ProxyB", size=3.0)}
+    for name, proxy in proxies.items():
+        proxy.gltf_physics.collision_only = True
+        h.set_physics(h.mesh_object(name, location=(0, -5, 0)), motion_type="STATIC",
+                      shape_type="CONVEX", mesh_source="OBJECT", mesh_object=proxy)
+    path = tmp_path / f"hinges_{fmt}.gltf"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = h.export(path, fmt)
+    h.assert_valid(path)
+    said = [r.getMessage() for r in caplog.records if "with min above max" in r.getMessage()]
+    assert len(said) == 2 and any("DoorAHinge" in m for m in said) \
+        and any("DoorBHinge" in m for m in said)
+    frames = [n["name"] for n in gltf["nodes"] if n.get("name", "").endswith(".connected")]
+    assert sorted(frames) == ["DoorAHinge.connected", "DoorBHinge.connected"]
+    by_name = {n.get("name"): n for n in gltf["nodes"]}
+    parent_of = {gltf["nodes"][child].get("name"): node.get("name")
+                 for node in gltf["nodes"] for child in node.get("children", ())}
+    for name in frames:  # each under its own wall, at its own hinge's place
+        door = name.removesuffix("Hinge.connected")
+        assert parent_of[name] == f"{door}Wall"
+        hinge, wall = bpy.data.objects[f"{door}Hinge"], bpy.data.objects[f"{door}Wall"]
+        offset = hinge.matrix_world.translation - wall.matrix_world.translation
+        z = by_name[name]["translation"][2]  # (Blender -y)
+        assert z == pytest.approx(-offset.y, abs=1e-5) and abs(offset.y) > 0.5
+    extents = {name: _collision_mesh_extent(gltf, by_name[name]) for name in proxies}
+    assert extents["RockB"] == pytest.approx(3 * extents["RockA"], rel=1e-4)
+
+
+def _found(value, key):
+    """The first value stored under `key` anywhere in a JSON value (None when none is)."""
+    if isinstance(value, dict):
+        if key in value:
+            return value[key]
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = _found(item, key)
+            if found is not None:
+                return found
+    return None
+
+
+def _collision_mesh_extent(gltf: dict, node: dict) -> float:
+    """The largest x of the mesh a node's collider uses (directly, or through its shape)."""
+    mesh = _found(node["extensions"], "mesh")
+    if mesh is None:
+        shapes = _found(gltf["extensions"], "shapes")
+        mesh = _found(shapes[_found(node["extensions"], "shape")], "mesh")
+    position = gltf["meshes"][mesh]["primitives"][0]["attributes"]["POSITION"]
+    return gltf["accessors"][position]["max"][0]
 
 
 def test_the_last_guard_leaves_out_what_json_cannot_hold(clean_scene):

@@ -78,8 +78,10 @@ def test_shared_snapshots_share_equal_settings_only(clean_scene):
             expected = as_read(getattr(obj.gltf_physics, prop.identifier))
             got = getattr(shared[obj.name], prop.identifier)
             assert (got, type(got)) == (expected, type(expected)), (obj.name, prop.identifier)
-    def items(obj):  # what was stored, in the order it was set
-        return list(stored.stored_group(obj).to_dict().items())
+    plain = {prop.identifier for prop in plain_properties()}
+
+    def items(obj):  # the plain values stored, in the order they were set
+        return [item for item in stored.stored_group(obj).to_dict().items() if item[0] in plain]
 
     for a in objects:
         for b in objects:
@@ -88,9 +90,12 @@ def test_shared_snapshots_share_equal_settings_only(clean_scene):
     assert len({id(found) for found in shared.values()}) == len(distinct) < len(objects)
     with pytest.raises(AttributeError, match="read it from the object"):
         _ = shared["o0"].mesh_object  # a shared snapshot has no owner to read a pointer from
+    assert shared["o3"] is shared["o0"]  # pointers are read from each object: not keyed
     joint = objects[6]
-    joint.gltf_physics.joint_limits.add()  # a collection: the object's own snapshot
-    assert cache.of(joint) is not cache.of(objects[9]) and cache.of(joint) is cache.of(joint)
+    joint.gltf_physics.joint_limits.add()  # a collection: read from the object too
+    assert items(joint) == items(objects[9]) and cache.of(joint) is cache.of(objects[9])
+    joint.gltf_physics.mass = 123.0  # a plain value: its own snapshot again
+    assert cache.of(joint) is not cache.of(objects[9]) and cache.of(joint).mass == 123.0
 
 
 def test_untouched_until_a_value_is_set(clean_scene):

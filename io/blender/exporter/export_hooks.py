@@ -186,6 +186,8 @@ class PhysicsExportExtension(JointExport):
         # objects kept, not names: bpy.data.objects[name] scans the whole collection
         self.joint_objects: list[tuple[bpy.types.Object, Any]] = []
         self.joints: list[tuple[Any, Joint]] = []
+        #: (id(shared settings), yup) → a joint's glTF settings made from them (JointExport)
+        self.joint_settings: dict[tuple[int, bool], tuple] = {}
         self.vehicle_objects: list[tuple[bpy.types.Object, Any]] = []
         self.bounds: dict[Hashable, Any] = {}  # placements and fitted bounds, shared
         self.shared: dict[Hashable, Any] = {}  # model parts shared by equal settings
@@ -233,11 +235,14 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         self.yup = export_settings["gltf_yup"]
-        tag = self._tag
+        settings_of, tag = self._settings_of, self._tag
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
             if vnode.keep_tag and isinstance(obj, OBJECT):
-                tag(vnode, obj, vtree)
+                derived = settings_of(obj)  # (read here, once per export: the per-node cost)
+                if derived.collision_only or ((derived.physics or derived.vehicle) and (
+                        vnode.parent_uuid is not None or vnode.parent_bone_uuid is not None)):
+                    tag(vnode, obj, derived, vtree)
             elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
                 vnode.keep_tag = False
         if self.collision_only:
@@ -245,10 +250,11 @@ class PhysicsExportExtension(JointExport):
         if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
             self.index.remember_parents(vtree)
 
-    def _tag(self, vnode: Any, obj: bpy.types.Object, vtree: Any) -> None:
+    def _tag(self, vnode: Any, obj: bpy.types.Object, derived: _Derived, vtree: Any) -> None:
         """Leave out a kept object's node the file needs no node for (a collision-only proxy
-        without physics, a stand-in on a bone's node); note the exporter's stray copies."""
-        derived = self._settings_of(obj)  # (first met here: no cached lookup before the call)
+        without physics, a stand-in on a bone's node); note the exporter's stray copies.
+        Called for a collision-only object, and for one with physics or vehicle data and a
+        parent in the tree."""
         if derived.collision_only:
             self.collision_only.add(obj)
             if not derived.physics and not obj.children:

@@ -24,7 +24,7 @@ def near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> boo
 
 class JointExport:
     """The joint part of the export extension (uses its `index`, `on_bones`, `joints`,
-    `object_settings`, `format` and `report`).
+    `joint_settings`, `object_settings`, `format` and `report`).
 
     A joint is resolved per exported node of its object: its bodies and connected frame are
     the nodes of the same scene and instance (`NodeIndex.node_of`), and the connected frame
@@ -43,6 +43,21 @@ class JointExport:
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
             return
+        # (without listed limits or drives, equal settings make the same joint: made once)
+        key = None if derived is None or live.joint_limits or live.joint_drives \
+            else (id(props), yup)
+        made = None if key is None else self.joint_settings.get(key)
+        if made is None:
+            made = self._joint_settings(props, live, yup)
+            if key is not None:
+                self.joint_settings[key] = made
+        settings, problem, flipped = made
+        if flipped:
+            self.report.warn("limit-reversed", obj.name, f"{flipped} limit(s) with min above "
+                             "max: written swapped")
+        if settings is None:
+            self.report.warn("joint-skipped", obj.name, problem)
+            return
         if attachment is not None:
             connected = self.index.node_of(attachment, node)
             if body_b is not None and not self._exported_under(attachment, connected, body_b):
@@ -51,16 +66,6 @@ class JointExport:
                 connected = self._attachment_node(attachment, connected, body_b, yup)
         else:
             connected = self._attachment_node(obj, node, body_b, yup)
-        blender_settings = settings_of(props, live)
-        if not blender_settings.finite():
-            self.report.warn("joint-skipped", obj.name, "a limit or drive of the joint is not a "
-                             "finite number (set by a script?)")
-            return
-        blender_settings = self._limits_in_order(obj, blender_settings)
-        settings = settings_to_gltf(blender_settings, yup)
-        if not settings.limits and not settings.drives:
-            self.report.warn("joint-skipped", obj.name, "the joint has no limits or drives")
-            return
         frame = node
         if body_a is not None and not self._exported_under(obj, node, body_a):
             # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
@@ -98,18 +103,26 @@ class JointExport:
             vnode = index.parent_vnode(vnode, as_written)
         return None
 
-    def _limits_in_order(self, obj: bpy.types.Object, settings: JointSettings) -> JointSettings:
-        """A limit whose min is above its max is written swapped (as a reader takes it, said);
-        the spec wants min ≤ max."""
-        flipped = [limit for limit in settings.limits if limit.min is not None
+    @staticmethod
+    def _joint_settings(props: Any, live: Any, yup: bool
+                        ) -> tuple[JointSettings | None, str | None, int]:
+        """The joint's settings in glTF axes, or None and why it is skipped; and how many
+        limits were written swapped (a min above its max: the spec wants min ≤ max, and a
+        reader takes them swapped)."""
+        blender_settings = settings_of(props, live)
+        if not blender_settings.finite():
+            return None, "a limit or drive of the joint is not a finite number (set by a " \
+                "script?)", 0
+        flipped = [limit for limit in blender_settings.limits if limit.min is not None
                    and limit.max is not None and limit.min > limit.max]
-        if not flipped:
-            return settings
-        self.report.warn("limit-reversed", obj.name, f"{len(flipped)} limit(s) with min above "
-                         "max: written swapped")
-        return replace(settings, limits=tuple(
-            replace(limit, min=limit.max, max=limit.min) if limit in flipped else limit
-            for limit in settings.limits))
+        if flipped:
+            blender_settings = replace(blender_settings, limits=tuple(
+                replace(limit, min=limit.max, max=limit.min) if limit in flipped else limit
+                for limit in blender_settings.limits))
+        settings = settings_to_gltf(blender_settings, yup)
+        if not settings.limits and not settings.drives:
+            return None, "the joint has no limits or drives", len(flipped)
+        return settings, None, len(flipped)
 
     def _joint_problem(
         self, obj: bpy.types.Object, node: Any, body_a: Any, body_b: Any

@@ -122,11 +122,12 @@ def _finite(value: Any) -> bool:
 
 
 class SharedSnapshots:
-    """Snapshots of many owners for one export: owners whose stored values are equal share
-    one (the same object, kept alive by this cache: its `id` names the settings). A shared
-    snapshot holds plain values only (it has no owner): read pointers and collections from
-    the owner itself. Values compare as Python compares them (0.0 equals -0.0, which the
-    written JSON does not tell apart either: `numbers.canon`)."""
+    """Snapshots of many owners for one export: owners whose stored plain values are equal
+    share one (the same object, kept alive by this cache: its `id` names the settings),
+    whatever their pointers and collections hold. A shared snapshot holds plain values only
+    (it has no owner): read pointers and collections from the owner itself. Values compare
+    as Python compares them (0.0 equals -0.0, which the written JSON does not tell apart
+    either: `numbers.canon`)."""
 
     def __init__(self) -> None:
         self._shared: dict[tuple, Settings] = {}
@@ -134,9 +135,14 @@ class SharedSnapshots:
     def of(self, owner: bpy.types.ID) -> Settings:
         """The snapshot of `owner`'s plain values, shared with owners storing equal values."""
         group = stored_group(owner)
-        key: tuple = () if group is None else tuple([
-            (name, tuple(value)) if type(value) is list else (name, value)
-            for name, value in group.to_dict().items()])
+        key: tuple = ()
+        if group is not None:  # the names, then the values (arrays as tuples)
+            stored = group.to_dict()
+            plain = _schema(type(owner))[2]
+            if not plain.issuperset(stored):  # (a joint's bodies, a shape's mesh object…)
+                stored = {name: value for name, value in stored.items() if name in plain}
+            key = (tuple(stored), tuple([
+                tuple(value) if type(value) is list else value for value in stored.values()]))
         try:
             found = self._shared.get(key)
         except TypeError:  # a collection's items, or a value of an unexpected type
@@ -154,9 +160,9 @@ def _settings(kind: type[Settings], values: dict[str, Any]) -> Settings:
 
 
 @cache
-def _schema(owner_type: type) -> tuple[type[Settings], dict[str, Any]]:
-    """A Settings class holding the defaults of an ID type's gltf_physics properties, and
-    converters of their stored values."""
+def _schema(owner_type: type) -> tuple[type[Settings], dict[str, Any], frozenset[str]]:
+    """A Settings class holding the defaults of an ID type's gltf_physics properties,
+    converters of their stored values, and the names of those plain properties."""
     struct = owner_type.bl_rna.properties[GROUP].fixed_type
     converters: dict[str, Any] = {}
     for prop in _plain_properties(struct):
@@ -168,7 +174,8 @@ def _schema(owner_type: type) -> tuple[type[Settings], dict[str, Any]]:
         else:  # BOOLEAN, INT, FLOAT
             length = prop.array_length if getattr(prop, "is_array", False) else 0
             converters[prop.identifier] = _number_reader(prop.type, length)
-    return type(f"{struct.identifier}Settings", (Settings,), _defaults(struct)), converters
+    return type(f"{struct.identifier}Settings", (Settings,), _defaults(struct)), converters, \
+        frozenset(converters)
 
 
 def _enum_reader(identifiers: dict[int, str]) -> Any:
