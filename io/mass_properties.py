@@ -20,6 +20,7 @@ import numpy as np
 
 from .diagnostics import Report
 from .model import MESH_SHAPES, Shape
+from .rules import has_simulated_centre
 
 #: Samples along the axis of a capsule or cylinder (a tapered one has no closed form here).
 AXIAL_SAMPLES = 4096
@@ -153,14 +154,15 @@ def centred_on_origin(part: MassPart | None) -> bool:
 
 def centre_in_target(
     centre: tuple[float, float, float] | None, target: str,
-    solid: Callable[[], MassPart | None],
+    solid: Callable[[], MassPart | None], kind: str,
 ) -> tuple[float, float, float] | None:
-    """The centre of mass a body is written with in `target` ("OMI"/"KHR"): OMI has no
-    computed centre, so it gets the one engines compute; a KHR centre at the origin is left
-    to the engine when the colliders are centred there too. `solid` (the body's colliders)
-    is asked only when needed."""
+    """The centre of mass a body of motion `kind` is written with in `target` ("OMI"/"KHR"):
+    OMI has no computed centre, so a moving body gets the one engines compute (a static
+    body none: `rules.has_simulated_centre`); a KHR centre at the origin is left to the
+    engine when the colliders are centred there too. `solid` (the body's colliders) is
+    asked only when needed."""
     if target == "OMI" and centre is None:
-        return centre_of(solid())
+        return centre_of(solid()) if has_simulated_centre(kind) else None
     if target == "KHR" and centre == (0.0, 0.0, 0.0) and centred_on_origin(solid()):
         return None
     return centre

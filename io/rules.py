@@ -84,6 +84,12 @@ def is_moving_trimesh(shape_kind: str, body_kind: str | None) -> bool:
     return shape_kind == "trimesh" and body_kind in MOVING
 
 
+def has_simulated_centre(body_kind: str) -> bool:
+    """True when a body of motion `body_kind` moves about a centre of mass: a static body
+    does not move, so a format need not state one (nor the engine compute one)."""
+    return body_kind in MOVING
+
+
 def scale_rule(shape_kind: str, scale: Sequence[float]) -> Rule | None:
     """What a shape's world scale breaks: a negative factor, or a non-uniform scale on a
     round shape (sphere, capsule, cylinder); None when nothing."""

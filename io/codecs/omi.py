@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
+from .. import rules
 from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
@@ -252,8 +253,9 @@ def _encode_motion(motion: Motion, report: Report, where: str) -> dict[str, Any]
     else:
         out["mass"] = canon(motion.mass)
     if motion.center_of_mass is None:
-        report.warn("omi-computed-center", where,
-                    "OMI has no computed centre of mass: it is at the body origin")
+        if rules.has_simulated_centre(motion.kind):  # (a static body's is not simulated)
+            report.warn("omi-computed-center", where,
+                        "OMI has no computed centre of mass: it is at the body origin")
     elif motion.center_of_mass != ZERO3:
         out["centerOfMass"] = canon_list(motion.center_of_mass)
     diagonal = None if motion.inertia_diagonal is None else \

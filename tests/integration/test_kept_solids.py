@@ -108,6 +108,25 @@ def test_the_same_geometry_in_another_body_shares_the_solid(clean_scene, monkeyp
     assert centres(gltf)["Twin"] == centres(gltf)["Crate"]
 
 
+def test_a_static_body_needs_no_solid(clean_scene, solids, tmp_path: Path, caplog):
+    """A static body does not move about a centre of mass: its mesh's solid is not computed,
+    none is written and nothing is said (a moving body's still is)."""
+    import logging
+
+    floor = off_centre_body("Floor", "TRIMESH", 0.5)
+    floor.gltf_physics.motion_type = "STATIC"
+    off_centre_body("Crate", "CONVEX", 0.5).location.y = 5.0
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = exported(tmp_path / "static.gltf")
+    motions = {node["name"]: node["extensions"][OMI_BODY]["motion"] for node in gltf["nodes"]
+               if "motion" in node.get("extensions", {}).get(OMI_BODY, {})}
+    assert motions["Floor"]["type"] == "static" and "centerOfMass" not in motions["Floor"]
+    assert motions["Crate"]["centerOfMass"][0] == pytest.approx(0.5, abs=1e-6)
+    assert solids == {"hulls": 1, "solids": 1}  # the crate's only
+    assert "omi-computed-center" not in caplog.text
+
+
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
 
 

@@ -220,7 +220,9 @@ def test_kept_geometry_nodes_in_and_out_of_scenes_are_told_apart() -> None:
 # -- the centre of a static joint partner ---------------------------------------------------------
 
 
-def test_static_joint_partner_gets_its_colliders_centre_without_a_warning() -> None:
+def test_static_joint_partner_gets_no_centre_and_no_warning() -> None:
+    """A static body does not move about a centre of mass (`rules.has_simulated_centre`):
+    none is computed or written, and nothing is said, as Blender's export does."""
     joint = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
     source = khr_document([
         {"name": "Door", "children": [1, 2], **khr_ext(motion={"mass": 3})},
@@ -236,7 +238,13 @@ def test_static_joint_partner_gets_its_colliders_centre_without_a_warning() -> N
     assert said(report, "omi-computed-center") == []
     partner = motion_of(out, 3)
     assert partner["type"] == "static"
-    assert partner["centerOfMass"] == [0.0, 2.0, 0.0]  # as Blender's export computes it
+    assert "centerOfMass" not in partner
+    moving = khr_document([
+        {"name": "Crate", "children": [1], **khr_ext(motion={"mass": 3})},
+        {"name": "CrateCol", "translation": [0, 2, 0],
+         **khr_ext(collider={"geometry": {"shape": 0}})}], physicsJoints=joint)
+    crate, _report = convert(moving, "OMI")
+    assert motion_of(crate, 0)["centerOfMass"] == [0.0, 2.0, 0.0]  # a moving body's is
 
 
 HINGE = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]

@@ -427,18 +427,21 @@ class PhysicsExportExtension(JointExport):
             raise RuntimeError(derived.error)
         props = derived.props
         motion = self._kind_written(derived.motion, obj, node)
+        needs_mass = derived.needs_mass if motion is derived.motion \
+            else motion is not None and self._needs_mass(motion, props)  # (another kind)
         offset = self.index.offsets.get(obj)
         if offset is not None and motion is not None and motion.center_of_mass is not None:
             moved = motion  # (a custom centre, in the frame of the node the exporter moved)
             motion = self._share(("moved", id(moved), tuple(offset)), lambda: replace(
                 moved, center_of_mass=self._moved_back(moved.center_of_mass, offset)))
         placement, shape_node = self._placed_shape(node, obj, derived, child_count, offset)
-        if derived.needs_mass and self._mass().has_child_colliders(obj):
+        if needs_mass and self._mass().has_child_colliders(obj):
             # made of several objects: this body's own parts
             motion = self._resolved(motion, obj, placement)
             body, shape_part = self._made_parts(props, placement, motion, shape_node is node)
         else:
-            body, shape_part = self._parts(derived, obj, placement, motion, shape_node is node)
+            body, shape_part = self._parts(derived, obj, placement, motion, shape_node is node,
+                                           needs_mass)
         if self.libraries and props.use_filter and props.shape_type != "NONE":
             self._say_library_layers(obj)
         members: tuple[Any, ...] = ()
@@ -502,15 +505,16 @@ class PhysicsExportExtension(JointExport):
         return placement, shape_node
 
     def _parts(self, derived: _Derived, obj: bpy.types.Object,
-               placement: ShapePlacement | None, motion: Motion | None, same_node: bool
-               ) -> tuple[NodePhysics, NodePhysics | None]:
+               placement: ShapePlacement | None, motion: Motion | None, same_node: bool,
+               needs_mass: bool) -> tuple[NodePhysics, NodePhysics | None]:
         """`_made_parts`, for a body with only its own shape: equal settings, placement and
-        motion make the same parts (and the same computed mass), built once."""
+        motion make the same parts (and the same computed mass), built once. `needs_mass`
+        (`_needs_mass`) follows from the settings and the motion."""
         key = (id(placement), id(motion), same_node)  # both kept alive by the entry
         parts = derived.parts.get(key)
         if parts is None:
             resolved = motion
-            if derived.needs_mass and motion is not None:
+            if needs_mass and motion is not None:
                 resolved = self._resolved(motion, obj, placement)
             made = self._made_parts(derived.props, placement, resolved, same_node)
             parts = derived.parts[key] = (*made, placement, motion)
@@ -543,6 +547,9 @@ class PhysicsExportExtension(JointExport):
         centre, inertia = motion.center_of_mass, motion.inertia_diagonal
         if self.format == "OMI" and inertia is not None and all(map(math.isinf, inertia)):
             return True  # locked about every axis: OMI writes the colliders' moments, scaled
+        if not rules.has_simulated_centre(motion.kind) and inertia is None \
+                and not any(props.lock_rotation):
+            return False  # (a static body: nothing to compute)
         return not ((centre is not None if self.format == "OMI" else centre != ZERO3)
                     and (inertia is not None or not any(props.lock_rotation)))
 
