@@ -47,7 +47,7 @@ FORMAT_EXTENSION = {"KHR": "KHR_physics_rigid_bodies", "OMI": "OMI_physics_body"
 
 EXPORT_RATIO_MAX = 1.05
 IMPORT_RATIO_MAX = 1.10
-GROWTH_SLACK = 1.10  # from 1,000 to 10,000 bodies ours may grow 10 % more than the plain phase
+GROWTH_SLACK = 1.10  # ours / plain at 10,000 bodies may be 10 % above ours / plain at 1,000
 HULL_SECONDS_MAX = 0.5
 OVERLAY_COLLIDERS = 1000
 OVERLAY_FRAMES = 20
@@ -219,7 +219,8 @@ def evaluate_targets(table: dict[int, dict[str, dict]]) -> list[dict[str, Any]]:
             if not phase.physics or phase.floor:
                 continue
             growth = relative_growth(table, phase, largest, smallest)
-            targets.append({"target": f"{phase.name} growth {largest} vs {smallest} / plain's",
+            targets.append({"target": f"{phase.name} growth {largest} vs {smallest} / plain's "
+                            "(our share)",
                             "value": growth, "limit": GROWTH_SLACK,
                             "pass": growth <= GROWTH_SLACK})
     return targets
@@ -228,7 +229,9 @@ def evaluate_targets(table: dict[int, dict[str, dict]]) -> list[dict[str, Any]]:
 def relative_growth(table: dict[int, dict[str, dict]], phase: Phase, largest: int,
                     smallest: int) -> float:
     """How much more `phase`'s best time grows from `smallest` to `largest` bodies than
-    the plain phase's it compares to (1.0: as the glTF add-on's own work grows)."""
+    the plain phase's it compares to, which is also `phase` / plain at `largest` over the
+    same at `smallest`: 1.0 when the share we add stays the same. (It does not tell that
+    our own work grows linearly: a small share at `smallest` may grow several times.)"""
     growth = table[largest][phase.name]["best"] / table[smallest][phase.name]["best"]
     plain = plain_baseline(phase)
     return growth / (table[largest][plain]["best"] / table[smallest][plain]["best"])
