@@ -308,13 +308,20 @@ def linked_kit(objects, path: Path, name: str = "Kit"):
     return dst.collections[0]
 
 
-def overridden_from_library(obj, path: Path):
-    """`obj` written alone to the library `path`, the file emptied, the object linked back
-    into the scene and given a library override (returned)."""
+def from_library(obj, path: Path, link: bool = True):
+    """`obj` written alone to the library `path`, the file emptied, and the object linked
+    (or, `link=False`, appended) back into the scene: returned."""
     name = obj.name
     bpy.data.libraries.write(str(path), {obj}, fake_user=True)
     bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(str(path), link=True) as (_src, dst):
+    with bpy.data.libraries.load(str(path), link=link) as (_src, dst):
         dst.objects = [name]
-    bpy.context.scene.collection.objects.link(bpy.data.objects[name])
-    return bpy.data.objects[name].override_create(remap_local_usages=True)
+    loaded = dst.objects[0]
+    bpy.context.scene.collection.objects.link(loaded)
+    return loaded
+
+
+def overridden_from_library(obj, path: Path):
+    """`obj` written alone to the library `path`, the file emptied, the object linked back
+    into the scene and given a library override (returned)."""
+    return from_library(obj, path).override_create(remap_local_usages=True)

@@ -84,13 +84,7 @@ def test_add_layer_names_an_appended_object_ticking_its_file_layer(clean_scene, 
                                                                    tmp_path):
     crate = filtered("Crate", clean_scene.collection)
     crate.gltf_physics.filter_layers[2] = True
-    path = tmp_path / "props.blend"
-    bpy.data.libraries.write(str(path), {crate}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(str(path), link=False) as (_src, dst):
-        dst.objects = ["Crate"]
-    crate = dst.objects[0]
-    bpy.context.scene.collection.objects.link(crate)
+    crate = h.from_library(crate, tmp_path / "props.blend", link=False)  # appended
     for _ in range(2):
         assert reported(capfd, bpy.ops.gltf_physics.layer_add) == ({"FINISHED"}, [])
     result, lines = reported(capfd, bpy.ops.gltf_physics.layer_add)

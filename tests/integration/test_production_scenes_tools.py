@@ -922,13 +922,7 @@ def test_from_native_leaves_a_constraints_linked_body_as_it_was(clean_scene, tmp
     rock = h.mesh_object("LibRock")
     with bpy.context.temp_override(object=rock, active_object=rock, selected_objects=[rock]):
         bpy.ops.rigidbody.object_add()
-    library = tmp_path / "rigid.blend"
-    bpy.data.libraries.write(str(library), {rock}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
-        dst.objects = ["LibRock"]
-    linked = dst.objects[0]
-    bpy.context.scene.collection.objects.link(linked)
+    linked = h.from_library(rock, tmp_path / "rigid.blend")
     local = h.mesh_object("Cart", location=(3, 0, 0))
     select(local)
     bpy.ops.rigidbody.object_add()

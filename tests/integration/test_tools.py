@@ -288,13 +288,8 @@ def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(c
     assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}
     bpy.ops.wm.read_homefile(use_empty=True)
     crate = h.set_physics(h.mesh_object("Crate"), motion_type="STATIC", shape_type="BOX")
-    library = tmp_path / "crate.blend"
-    bpy.data.libraries.write(str(library), {crate}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
+    h.from_library(crate, tmp_path / "crate.blend")
     scene = bpy.context.scene
-    with bpy.data.libraries.load(str(library), link=True) as (_src, dst):
-        dst.objects = ["Crate"]
-    scene.collection.objects.link(dst.objects[0])
     hidden = bpy.data.collections.new("Hidden")
     scene.collection.children.link(hidden)
     local = h.set_physics(bpy.data.objects.new("Crate", h.mesh_object("Box").data),
