@@ -10,11 +10,17 @@ import pytest
 
 from gltf_physics.io.convert import convert_document
 from gltf_physics.io.diagnostics import Report
-from tests.unit.test_cross_family_losses import OMI_BODY, khr_document, khr_ext
+from tests.unit.test_cross_family_losses import (
+    HINGE,
+    OMI_BODY,
+    door_on_a_world_frame,
+    khr_document,
+    khr_ext,
+)
 
 from .scene_helpers import load_gltf
 from .test_import_hostile_files import import_logged
-from .test_meaning_cases import through_blender
+from .test_meaning_cases import locked_box, through_blender
 from .test_meaning_roundtrip import export_logged, reported_codes
 
 
@@ -54,10 +60,7 @@ def test_full_khr_lock_is_written_like_the_converter(tmp_path: Path, caplog) -> 
 
 def test_blender_full_lock_scales_on_the_colliders(clean_scene, helpers, tmp_path: Path,
                                                     caplog) -> None:
-    body = helpers.mesh_object("Body")
-    helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
-                        size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
-                        lock_rotation=(True, True, True))
+    locked_box(helpers, (True, True, True))
     log = export_logged(tmp_path / "locked.gltf", "OMI", caplog)
     helpers.assert_valid(tmp_path / "locked.gltf")
     # a 2 m cube of 6 kg: 4 kg·m² about each axis
@@ -84,16 +87,7 @@ def test_blender_full_lock_without_colliders_is_not_claimed(clean_scene, helpers
 
 def test_static_joint_partner_centre_matches_the_converter(tmp_path: Path, caplog) -> None:
     """Blender and the converter both write a static partner without a centre of mass."""
-    joint = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
-    source = khr_file(tmp_path / "hinge.gltf", [
-        {"name": "Door", "children": [1, 2], **khr_ext(motion={"mass": 3})},
-        {"name": "DoorCol", **khr_ext(collider={"geometry": {"shape": 0}})},
-        {"name": "Hinge", **khr_ext(joint={"joint": 0, "connectedNode": 4})},
-        {"name": "Frame", "children": [4, 5]},
-        {"name": "Anchor"},
-        {"name": "FrameCol", "translation": [0, 2, 0],
-         **khr_ext(collider={"geometry": {"shape": 0}})},
-    ], physicsJoints=joint)
+    source = khr_file(tmp_path / "hinge.gltf", door_on_a_world_frame(), physicsJoints=HINGE)
     omi, codes = through_blender(source, "OMI", tmp_path, caplog)
     out, report = converted(source)
     for gltf in (omi, out):
@@ -123,11 +117,7 @@ def test_blender_full_lock_with_custom_inertia_and_centre_scales_on_the_collider
         clean_scene, helpers, tmp_path: Path, caplog) -> None:
     """A body with Custom inertia and centre needs no computed mass, but a rotation locked
     about every axis still needs the colliders' moments in OMI (it was left free)."""
-    body = helpers.mesh_object("Body")
-    helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
-                        size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
-                        lock_rotation=(True, True, True), inertia_mode="CUSTOM",
-                        center_of_mass_mode="CUSTOM")
+    locked_box(helpers, (True, True, True), inertia_mode="CUSTOM", center_of_mass_mode="CUSTOM")
     log = export_logged(tmp_path / "locked.gltf", "OMI", caplog)
     helpers.assert_valid(tmp_path / "locked.gltf")
     written = motion_named(load_gltf(tmp_path / "locked.gltf"), "Body")

@@ -196,19 +196,25 @@ def test_a_gravity_priority_beyond_what_blender_stores_is_clamped(clean_scene, t
     assert len(clamped) == (priority != kept), said
 
 
-def test_a_file_without_scenes_keeps_its_geometry_nodes(clean_scene, tmp_path, caplog):
-    """KHR `geometry.node` targets are dropped only when they lie outside the file's
-    scenes; a file without scenes imports every node as its scene, so none is dropped (the
-    visible mesh was deleted, and a target first among the roots crashed the importer).
-    With scenes, the orphan target goes with its mesh (no mesh of no user is left)."""
+def exported_level(path) -> dict:
+    """An Empty "Level" whose triangle-mesh shape is its child mesh "LevelMesh", exported to
+    `path` as KHR with `geometry.node` (the child's node is the shape's target)."""
     from tests.integration import scene_helpers as h
 
     level = h.empty_object("Level")
     mesh = h.mesh_object("LevelMesh", "cube")
     mesh.parent = level
     h.set_physics(level, shape_type="TRIMESH", mesh_source="OBJECT", mesh_object=mesh)
+    return h.export(path, "KHR", "NODE")
+
+
+def test_a_file_without_scenes_keeps_its_geometry_nodes(clean_scene, tmp_path, caplog):
+    """KHR `geometry.node` targets are dropped only when they lie outside the file's
+    scenes; a file without scenes imports every node as its scene, so none is dropped (the
+    visible mesh was deleted, and a target first among the roots crashed the importer).
+    With scenes, the orphan target goes with its mesh (no mesh of no user is left)."""
     with_scene = tmp_path / "level.gltf"
-    gltf = h.export(with_scene, "KHR", "NODE")
+    gltf = exported_level(with_scene)
     gltf.pop("scenes")
     gltf.pop("scene", None)
     (tmp_path / "sceneless.gltf").write_text(json.dumps(gltf))
@@ -367,14 +373,8 @@ def test_an_orphan_named_only_beside_a_shape_is_kept(clean_scene, tmp_path, capl
     """A collider whose geometry names a shape and a node: the decoder uses the shape, so
     the node outside every scene is not a collision mesh and the import keeps its object
     (it was deleted as one)."""
-    from tests.integration import scene_helpers as h
-
-    level = h.empty_object("Level")
-    mesh = h.mesh_object("LevelMesh", "cube")
-    mesh.parent = level
-    h.set_physics(level, shape_type="TRIMESH", mesh_source="OBJECT", mesh_object=mesh)
     path = tmp_path / "level.gltf"
-    gltf = h.export(path, "KHR", "NODE")
+    gltf = exported_level(path)
     [geometry] = [n["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]
                   for n in gltf["nodes"] if "KHR_physics_rigid_bodies" in n.get("extensions", {})]
     gltf.setdefault("extensions", {})["KHR_implicit_shapes"] = {

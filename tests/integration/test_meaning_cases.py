@@ -89,6 +89,14 @@ def through_blender(source: Path, fmt: str, tmp_path: Path, caplog) -> tuple[dic
     return load_gltf(out), sorted(reported_codes(log))
 
 
+def locked_box(helpers, lock_rotation: tuple[bool, bool, bool], **settings: Any):
+    """A dynamic 6 kg "Body" with a 2 m custom box, its rotation locked as given."""
+    body = helpers.mesh_object("Body")
+    return helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
+                               size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
+                               lock_rotation=lock_rotation, **settings)
+
+
 def body_motion(gltf: dict, fmt: str, name: str = "Body") -> dict[str, Any]:
     node = next(n for n in gltf["nodes"] if n.get("name") == name)
     return node["extensions"][KHR_BODIES if fmt == "KHR" else OMI_BODY]["motion"]
@@ -138,10 +146,7 @@ def test_khr_infinite_mass_and_locked_axes(tmp_path: Path, caplog) -> None:
 
 def test_locked_rotation_with_auto_inertia_is_computed(clean_scene, helpers, tmp_path: Path,
                                                        caplog) -> None:
-    body = helpers.mesh_object("Body")
-    helpers.set_physics(body, motion_type="DYNAMIC", mass=6.0, shape_type="BOX",
-                        size_mode="CUSTOM", box_size=(2.0, 2.0, 2.0),
-                        lock_rotation=(True, True, False))
+    body = locked_box(helpers, (True, True, False))
     part = helpers.empty_object("Part", location=(0.0, 0.0, 0.0), parent=body)
     helpers.set_physics(part, shape_type="SPHERE", size_mode="CUSTOM", radius=0.1,
                         shape_role="TRIGGER")  # triggers do not count

@@ -220,11 +220,13 @@ def test_kept_geometry_nodes_in_and_out_of_scenes_are_told_apart() -> None:
 # -- the centre of a static joint partner ---------------------------------------------------------
 
 
-def test_static_joint_partner_gets_no_centre_and_no_warning() -> None:
-    """A static body does not move about a centre of mass (`rules.has_simulated_centre`):
-    none is computed or written, and nothing is said, as Blender's export does."""
-    joint = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
-    source = khr_document([
+HINGE = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
+
+
+def door_on_a_world_frame() -> list[dict[str, Any]]:
+    """A door hinged to an anchor under a frame with no motion (its collider 2 m up): the
+    frame becomes the door's static partner. Use with `physicsJoints=HINGE`."""
+    return [
         {"name": "Door", "children": [1, 2], **khr_ext(motion={"mass": 3})},
         {"name": "DoorCol", **khr_ext(collider={"geometry": {"shape": 0}})},
         {"name": "Hinge", **khr_ext(joint={"joint": 0, "connectedNode": 4})},
@@ -232,7 +234,13 @@ def test_static_joint_partner_gets_no_centre_and_no_warning() -> None:
         {"name": "Anchor"},
         {"name": "FrameCol", "translation": [0, 2, 0],
          **khr_ext(collider={"geometry": {"shape": 0}})},
-    ], physicsJoints=joint)
+    ]
+
+
+def test_static_joint_partner_gets_no_centre_and_no_warning() -> None:
+    """A static body does not move about a centre of mass (`rules.has_simulated_centre`):
+    none is computed or written, and nothing is said, as Blender's export does."""
+    source = khr_document(door_on_a_world_frame(), physicsJoints=HINGE)
     out, report = convert(source, "OMI")
     assert said(report, "static-partner") == ["/nodes/3"]
     assert said(report, "omi-computed-center") == []
@@ -242,12 +250,9 @@ def test_static_joint_partner_gets_no_centre_and_no_warning() -> None:
     moving = khr_document([
         {"name": "Crate", "children": [1], **khr_ext(motion={"mass": 3})},
         {"name": "CrateCol", "translation": [0, 2, 0],
-         **khr_ext(collider={"geometry": {"shape": 0}})}], physicsJoints=joint)
+         **khr_ext(collider={"geometry": {"shape": 0}})}], physicsJoints=HINGE)
     crate, _report = convert(moving, "OMI")
     assert motion_of(crate, 0)["centerOfMass"] == [0.0, 2.0, 0.0]  # a moving body's is
-
-
-HINGE = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]
 
 
 def partner_of(nodes: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
