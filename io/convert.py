@@ -49,7 +49,7 @@ from .codecs.registry import (
     decode_vehicle_document,
     encode_document,
 )
-from .convert_output import attach, declare, report_kept_mesh_nodes, report_lost_metadata
+from .convert_output import attach, declare, report_kept_mesh_nodes
 from .convert_structure import (
     FRAME_KEYS,
     HANDLED,
@@ -65,6 +65,7 @@ from .document import DocumentView
 from .document_mass import DocumentMass
 from .gravity import GravityScene
 from .json_read import as_dict, as_list, is_index
+from .lost_metadata import report_lost_metadata
 from .mass_properties import MassPart, body_moments, centre_in_target
 from .mesh_data import MeshData
 from .model import Collider, Motion, PhysicsScene
@@ -105,7 +106,7 @@ def convert_document(
     scene = decode_document(view, report)
     vehicles = decode_vehicle_document(view, report)
     gravity = decode_gravity_document(view, report)
-    report_lost_metadata(gltf, report)
+    report_lost_metadata(view, report)
     report_kept_mesh_nodes(gltf, target == "KHR" and khr_geometry == "node", report)
     out = copy.deepcopy(dict(gltf))
     work = Work(out, NodeGraph.of(out), scene, vehicles, report)

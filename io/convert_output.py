@@ -4,30 +4,14 @@ reports of what a rewrite drops or keeps. Pure."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from typing import Any
 
-from .codecs import khr, khr_legacy, omi
 from .codecs.common import Encoded
 from .codecs.vehicles import VEHICLE_EXTENSIONS
 from .convert_structure import HANDLED, Work
 from .diagnostics import Report
 from .json_read import as_dict, as_list, is_index
-
-METADATA_KEYS: Final = ("name", "extras", "extensions")
-#: Root arrays whose entries' `name` the model carries (a shape, material, filter or joint
-#: settings entry written again keeps it).
-NAMED_POOLS: Final = frozenset({
-    (khr.BODIES_EXT, "physicsMaterials"), (khr.BODIES_EXT, "collisionFilters"),
-    (khr.BODIES_EXT, "physicsJoints"), (khr.SHAPES_EXT, "shapes"),
-    (khr_legacy.SHAPES_EXT, "shapes"), (omi.BODY_EXT, "physicsMaterials"),
-    (omi.BODY_EXT, "collisionFilters"), (omi.SHAPE_EXT, "shapes"),
-    (omi.JOINT_EXT, "physicsJoints"),
-})
-_POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
-
-
 
 
 def _splice(mapping: Mapping[str, Any], additions: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,26 +83,6 @@ def declare(
     _set_or_drop(out, "extensionsRequired", _splice_names(required, additions))
 
 
-def report_lost_metadata(gltf: Mapping[str, Any], report: Report) -> None:
-    """Extras and nested extensions inside physics payloads, and names other than a pooled
-    entry's, are not carried over."""
-    places = [
-        pointer
-        for base, payload in _handled_payloads(gltf)
-        for pointer in _metadata_pointers(payload, base)
-        if not _kept_name(pointer)
-    ]
-    if places:
-        report.warn("physics-metadata-dropped", places[0],
-                    f"extras, extensions or names inside physics data that are not a shape's, "
-                    f"material's, filter's or joint's are not kept ({len(places)} place(s))")
-
-
-def _kept_name(pointer: str) -> bool:
-    match = _POOL_NAME.fullmatch(pointer)
-    return match is not None and (match[1], match[2]) in NAMED_POOLS
-
-
 def report_kept_mesh_nodes(gltf: Mapping[str, Any], node_form: bool, report: Report) -> None:
     """Nodes that served KHR `geometry.node` stay in the file when another form is written
     (removing nodes would re-index the document): unused when in no scene."""
@@ -166,17 +130,3 @@ def _handled_payloads(gltf: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
         for name, payload in as_dict(as_dict(node).get("extensions")).items():
             if name in HANDLED:
                 yield f"/nodes/{index}/extensions/{name}", payload
-
-
-def _metadata_pointers(value: Any, pointer: str) -> Iterator[str]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key in METADATA_KEYS:
-                yield f"{pointer}/{key}"
-            else:
-                yield from _metadata_pointers(item, f"{pointer}/{key}")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _metadata_pointers(item, f"{pointer}/{i}")
-
-

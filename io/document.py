@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .json_read import json_key
 from .node_graph import IDENTITY_TOLERANCE, TRS_KEYS, NodeGraph
 
 Json = Any
@@ -57,6 +58,8 @@ class DocumentView:
     mesh_count: int
     _users: dict[str, tuple[tuple[int, ...], tuple[Json, ...]]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    _keys: dict[str, tuple[bytes | None, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, gltf: Mapping[str, Json]) -> DocumentView:
@@ -93,6 +96,19 @@ class DocumentView:
     def used(self, name: str) -> Iterator[tuple[int, Json]]:
         """(node index, raw payload) of every node using extension `name`, ascending."""
         return zip(*self._users.get(name, ((), ())), strict=True)
+
+    def payloads(self, name: str) -> tuple[Json, ...]:
+        """The raw payloads of `used(name)`, in its order."""
+        return self._users.get(name, ((), ()))[1]
+
+    def payload_keys(self, name: str) -> tuple[bytes | None, ...]:
+        """A key per payload of `used(name)`, in its order, equal for equal payloads
+        (`json_read.json_key`; None for one nested too deeply to key); made once, for every
+        reader of the view (the decoders reuse what they made of an equal payload)."""
+        keys = self._keys.get(name)
+        if keys is None:
+            keys = self._keys[name] = tuple(map(_key_or_none, self._users.get(name, ((), ()))[1]))
+        return keys
 
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""
@@ -144,6 +160,13 @@ class DocumentView:
         if isinstance(nodes, LazyNodes):
             return nodes.children  # no view made per node
         return lambda index: nodes[index].children
+
+
+def _key_or_none(payload: Json) -> bytes | None:
+    try:
+        return json_key(payload)
+    except ValueError:  # nested too deeply to key
+        return None
 
 
 def node_view(node: Json) -> NodeView:

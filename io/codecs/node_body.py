@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import Report
 from ..document import DocumentView
-from ..json_read import Json, JsonReader, json_key
+from ..json_read import Json, JsonReader
 from ..model import (
     Collider,
     CollisionFilter,
@@ -141,8 +141,9 @@ def decode_nodes(
     """Decode `extension` on every node that carries it."""
     scene = PhysicsScene()
     decoded: dict[bytes, NodePhysics | None] = {}  # clean results of node-independent payloads
-    for index, payload in view.used(extension):
-        key = _reuse_key(payload)
+    for (index, payload), key in zip(view.used(extension), view.payload_keys(extension),
+                                     strict=True):
+        key = _reuse_key(payload, key)
         if key is not None and key in decoded:
             physics = decoded[key]
         else:
@@ -156,15 +157,13 @@ def decode_nodes(
     return scene
 
 
-def _reuse_key(payload: Json) -> bytes | None:
-    """A key under which an equal payload's clean decoding can be reused, or None when the
-    payload refers to its own node (triggers and joints) or cannot be keyed."""
+def _reuse_key(payload: Json, key: bytes | None) -> bytes | None:
+    """`key` (the payload's `DocumentView.payload_keys`), under which an equal payload's
+    clean decoding can be reused, or None when the payload refers to its own node (triggers
+    and joints)."""
     if not isinstance(payload, dict) or "trigger" in payload or "joint" in payload:
         return None
-    try:
-        return json_key(payload)
-    except ValueError:  # nested too deeply to key: decoded on its own
-        return None
+    return key
 
 
 @dataclass(slots=True)

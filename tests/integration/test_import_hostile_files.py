@@ -388,3 +388,18 @@ def test_an_orphan_named_only_beside_a_shape_is_kept(clean_scene, tmp_path, capl
     assert bpy.data.objects["Level"].gltf_physics.shape_type == "SPHERE"
     assert "node" in geometry and [o for o in bpy.data.objects
                                    if o.name.endswith(".physicsMesh")]
+
+
+def test_metadata_inside_physics_data_is_said_once_and_the_physics_kept(clean_scene, tmp_path,
+                                                                        caplog):
+    """Extras and nested extensions inside physics payloads have no place in Blender: said
+    once with their number (as the converter says it); the rest of the physics is kept."""
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    gltf["nodes"][1]["extensions"]["OMI_physics_body"]["collider"]["extras"] = {"id": 7}
+    gltf["extensions"]["OMI_physics_shape"]["shapes"][1]["extensions"] = {"EXT_x": {}}
+    path = tmp_path / "metadata.gltf"
+    path.write_text(json.dumps(gltf))
+    said = [line for line in import_logged(path, caplog) if "[physics-metadata-dropped]" in line]
+    assert len(said) == 1 and "(2 place(s))" in said[0], said
+    assert "/extensions/OMI_physics_shape/shapes/1/extensions" in said[0]
+    assert bpy.data.objects["Geo"].gltf_physics.shape_type == "BOX"

@@ -27,6 +27,7 @@ from ...document import DocumentView, LazyNodes, NodeView
 from ...float32_storage import Float32Storage
 from ...gravity import GravityScene
 from ...joints import settings_to_blender
+from ...lost_metadata import report_lost_metadata
 from ...model import Joint, PhysicsScene
 from ...structure import (
     COMPOUND_DROPPED_CODE,
@@ -142,6 +143,7 @@ class PhysicsImportExtension:
             self.vehicles = decode_vehicle_document(self.view, self.report)
             self.gravity = decode_gravity_document(self.view, self.report)
             report_ignored(self.view, self.report)
+            report_lost_metadata(self.view, self.report)
             self._storable()
             # (nothing is created yet: any object of the scene is the artist's)
             self.level = _holds_objects(bpy.context.scene)

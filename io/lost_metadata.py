@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What no reader here keeps of a file's physics data: `extras`, nested `extensions` and the
+names of anything but a pooled shape, material, filter or joint. Said once by the converter
+and by the Blender import alike. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Final
+
+from .codecs import khr, khr_legacy, omi
+from .codecs.registry import HANDLED_EXTENSIONS
+from .diagnostics import Report
+from .document import DocumentView
+
+CODE: Final = "physics-metadata-dropped"
+METADATA_KEYS: Final = ("name", "extras", "extensions")
+#: Root arrays whose entries' `name` the model carries (a shape, material, filter or joint
+#: settings entry written again keeps it).
+NAMED_POOLS: Final = frozenset({
+    (khr.BODIES_EXT, "physicsMaterials"), (khr.BODIES_EXT, "collisionFilters"),
+    (khr.BODIES_EXT, "physicsJoints"), (khr.SHAPES_EXT, "shapes"),
+    (khr_legacy.SHAPES_EXT, "shapes"), (omi.BODY_EXT, "physicsMaterials"),
+    (omi.BODY_EXT, "collisionFilters"), (omi.SHAPE_EXT, "shapes"),
+    (omi.JOINT_EXT, "physicsJoints"),
+})
+_PLACE: Final = object()  # (stands for a metadata place on the walk's stack)
+_METADATA_BYTES: Final = tuple(key.encode() for key in METADATA_KEYS)
+_POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
+
+
+def report_lost_metadata(view: DocumentView, report: Report) -> None:
+    """One warning for every place in the handled extensions' payloads (root and nodes)
+    whose metadata is not kept, at the first of them, with their number. Equal node
+    payloads are looked into once (`DocumentView.payload_keys`)."""
+    root: list[str] = []
+    nodes: list[tuple[int, str]] = []  # (node index, first place) per payload looked into
+    count = 0
+    for name in HANDLED_EXTENSIONS:
+        if name in view.extensions:
+            base = f"/extensions/{name}"
+            root.extend(base + place for place in _lost(view.extensions[name], base))
+    count += len(root)
+    for name in HANDLED_EXTENSIONS:
+        keys = view.payload_keys(name)
+        users, payloads = view.users(name), view.payloads(name)
+        for at, times in _looked_into(keys):
+            lost = _lost(payloads[at], "/nodes")  # (no pooled names in a node's payload)
+            if lost:
+                nodes.append((users[at], f"/nodes/{users[at]}/extensions/{name}{lost[0]}"))
+                count += len(lost) * times
+    first = root[0] if root else min(nodes)[1] if nodes else None
+    if first is not None:
+        report.warn(CODE, first,
+                    "extras, extensions or names inside physics data that are not a shape's, "
+                    f"material's, filter's or joint's are not kept ({count} place(s))")
+
+
+def _looked_into(keys: tuple[bytes | None, ...]) -> Iterator[tuple[int, int]]:
+    """(index, how many payloads it stands for) of the payloads that may hold metadata: one
+    of each equal set whose key spells a metadata key (a key holds every object key of its
+    payload as it is spelt), and each payload too deep to key. No Python loop per payload:
+    most are alike and clean."""
+    for key in set(keys):
+        if key is None:
+            yield from ((i, 1) for i, other in enumerate(keys) if other is None)
+        elif any(word in key for word in _METADATA_BYTES):
+            yield keys.index(key), keys.count(key)
+
+
+def _lost(payload: Any, base: str) -> list[str]:
+    """The places in `payload` (pointers relative to it) whose metadata is not kept."""
+    return [place for place in _metadata_pointers(payload, "")
+            if not _kept_name(base + place)]
+
+
+def _kept_name(pointer: str) -> bool:
+    match = _POOL_NAME.fullmatch(pointer)
+    return match is not None and (match[1], match[2]) in NAMED_POOLS
+
+
+def _metadata_pointers(value: Any, pointer: str) -> Iterator[str]:
+    """The metadata places in `value`, depth first in document order (without recursion: a
+    file may nest deeper than Python recurses)."""
+    stack = [(pointer, value)]
+    while stack:
+        where, item = stack.pop()
+        if item is _PLACE:
+            yield where
+            continue
+        if isinstance(item, dict):
+            entries = [(f"{where}/{key}", _PLACE if key in METADATA_KEYS else inner)
+                       for key, inner in item.items()]
+        elif isinstance(item, list):
+            entries = [(f"{where}/{i}", inner) for i, inner in enumerate(item)]
+        else:
+            continue
+        stack.extend(reversed(entries))
