@@ -110,6 +110,18 @@ class DocumentView:
             keys = self._keys[name] = tuple(map(_key_or_none, self._users.get(name, ((), ()))[1]))
         return keys
 
+    def distinct(self, name: str) -> list[tuple[int, bytes | None]]:
+        """(position in `used(name)`, key) of the first of each set of equal payloads, and
+        of every payload too deep to key, in document order: what a reader that makes the
+        same of equal payloads looks into (found without a Python loop per payload)."""
+        keys = self.payload_keys(name)
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        found = [(at, key) for key, at in first.items() if key is not None]
+        if None in first:
+            found.extend((at, None) for at, key in enumerate(keys) if key is None)
+        found.sort()
+        return found
+
     def descendants(self, index: int) -> Iterator[int]:
         """Every node below `index`, depth first; safe against cycles and bad indices."""
         children, count = self._children_of(), len(self.nodes)

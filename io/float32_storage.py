@@ -55,8 +55,10 @@ class Float32Storage:
 
     def fix_nodes(self, nodes: MutableMapping[Hashable, Any]) -> None:
         """Every node's model made storable, in place; the changes said."""
+        done = self._done
         for ref, model in nodes.items():
-            fixed = self._noted(model, ref)
+            found = done.get(id(model))  # (most nodes share a model met before, unchanged)
+            fixed = found[0] if found is not None and not found[1] else self._noted(model, ref)
             if fixed is not model:
                 nodes[ref] = fixed
         self._say()

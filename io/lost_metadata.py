@@ -33,7 +33,7 @@ _POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
 def report_lost_metadata(view: DocumentView, report: Report) -> None:
     """One warning for every place in the handled extensions' payloads (root and nodes)
     whose metadata is not kept, at the first of them, with their number. Equal node
-    payloads are looked into once (`DocumentView.payload_keys`)."""
+    payloads are looked into once (`DocumentView.distinct`)."""
     root: list[str] = []
     nodes: list[tuple[int, str]] = []  # (node index, first place) per payload looked into
     count = 0
@@ -43,30 +43,19 @@ def report_lost_metadata(view: DocumentView, report: Report) -> None:
             root.extend(base + place for place in _lost(view.extensions[name], base))
     count += len(root)
     for name in HANDLED_EXTENSIONS:
-        keys = view.payload_keys(name)
-        users, payloads = view.users(name), view.payloads(name)
-        for at, times in _looked_into(keys):
+        keys, users, payloads = view.payload_keys(name), view.users(name), view.payloads(name)
+        for at, key in view.distinct(name):
+            if key is not None and not any(word in key for word in _METADATA_BYTES):
+                continue  # (a key holds every object key of its payload as it is spelt)
             lost = _lost(payloads[at], "/nodes")  # (no pooled names in a node's payload)
             if lost:
                 nodes.append((users[at], f"/nodes/{users[at]}/extensions/{name}{lost[0]}"))
-                count += len(lost) * times
+                count += len(lost) * (keys.count(key) if key is not None else 1)
     first = root[0] if root else min(nodes)[1] if nodes else None
     if first is not None:
         report.warn(CODE, first,
                     "extras, extensions or names inside physics data that are not a shape's, "
                     f"material's, filter's or joint's are not kept ({count} place(s))")
-
-
-def _looked_into(keys: tuple[bytes | None, ...]) -> Iterator[tuple[int, int]]:
-    """(index, how many payloads it stands for) of the payloads that may hold metadata: one
-    of each equal set whose key spells a metadata key (a key holds every object key of its
-    payload as it is spelt), and each payload too deep to key. No Python loop per payload:
-    most are alike and clean."""
-    for key in set(keys):
-        if key is None:
-            yield from ((i, 1) for i, other in enumerate(keys) if other is None)
-        elif any(word in key for word in _METADATA_BYTES):
-            yield keys.index(key), keys.count(key)
 
 
 def _lost(payload: Any, base: str) -> list[str]:

@@ -37,7 +37,8 @@ def is_khr_2024(view: DocumentView) -> bool:
     naming `shape` instead of `geometry`."""
     if SHAPES_EXT in view.extensions:
         return True
-    return any(_names_shape(payload) for _index, payload in view.used(BODIES_EXT))
+    payloads = view.payloads(BODIES_EXT)
+    return any(_names_shape(payloads[at]) for at, _key in view.distinct(BODIES_EXT))
 
 
 def _names_shape(payload: Json) -> bool:

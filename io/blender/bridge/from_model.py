@@ -46,15 +46,19 @@ class _Recorder:
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """The values to write, and those of them that differ from the defaults."""
+    """The values to write, those of them that differ from the defaults, and whether a
+    filter is written (as (name, value) pairs: looped over once per object)."""
 
-    writes: dict[str, Any]
-    changed: dict[str, Any]
+    writes: tuple[tuple[str, Any], ...]
+    changed: tuple[tuple[str, Any], ...]
+    filtered: bool
 
     @staticmethod
     def of(writes: dict[str, Any], defaults: dict[str, Any]) -> "_Plan":
-        return _Plan(writes, {name: value for name, value in writes.items()
-                              if defaults.get(name, _UNSET) != value})
+        return _Plan(tuple(writes.items()),
+                     tuple((name, value) for name, value in writes.items()
+                           if defaults.get(name, _UNSET) != value),
+                     bool(writes.get("use_filter")))
 
 
 class PropertyWriter:
@@ -145,9 +149,9 @@ class PropertyWriter:
         differ (every write costs an RNA update). Notes a filter for `say_layer_changes`."""
         props = obj.gltf_physics
         untouched = self.objects_untouched or is_untouched(obj)
-        for name, value in (plan.changed if untouched else plan.writes).items():
+        for name, value in plan.changed if untouched else plan.writes:
             setattr(props, name, value)
-        if plan.writes.get("use_filter"):
+        if plan.filtered:
             self.notes.filtered(self.scene_now, obj)
         if loss is not None:
             self.notes.losses[obj.name] = loss
