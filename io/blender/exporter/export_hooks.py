@@ -56,6 +56,7 @@ from ..tools.ownership import IMPORT_ORPHANS, made_by
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .node_index import NodeIndex, is_stray_dupli
+from .trigger_merge import merge_trigger_children
 
 PENDING_KEY = "gltf_physics_pending"
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
@@ -89,11 +90,20 @@ class _Derived:
     collision_only: bool
     motion: Motion | None
     needs_mass: bool  # the format cannot leave the motion's mass properties to the engine
+    trigger_only: bool = False  # a shaped trigger and nothing else (`trigger_merge`)
     error: str | None = None  # why these settings make no physics (reported per object)
     custom_placement: Any = None  # a custom-size analytic shape's (the settings place it)
     #: (id(placement), id(motion), same node) → (body part, shape part, placement, motion):
     #: the model parts these settings make with them (the entry keeps both ids' objects)
     parts: dict[tuple[int, int, bool], tuple] = field(default_factory=dict)
+
+
+def _trigger_only(props: Any) -> bool:
+    """A shaped trigger, and no other physics (what the importer's trigger child holds)."""
+    return props.shape_role == "TRIGGER" and props.shape_type != "NONE" \
+        and props.motion_type == "NONE" and props.joint_type == "NONE" \
+        and props.gravity_type == "NONE" and not props.is_compound_trigger \
+        and not has_vehicle_data(props)
 
 
 def _has_physics(props: Any) -> bool:
@@ -171,6 +181,7 @@ class PhysicsExportExtension(JointExport):
         self.layer_names: tuple[str, ...] = self._layers_of(bpy.context.scene)
         self.exported_scenes: list[bpy.types.Scene] = []  # (their world gravity: OMI's one)
         self.records: list[_Record] = []
+        self.trigger_children: list[_Record] = []  # trigger-only records of child objects
         self.shape_node_of: dict[int, Any] = {}  # id(object's node) → node with its shape
         self.built_meshes: dict[tuple[int, int], Any] = {}
         self.mesh_nodes: dict[int, Any] = {}
@@ -404,7 +415,8 @@ class PhysicsExportExtension(JointExport):
         derived = _Derived(
             props=props, body_or_shape=has_body_or_shape(props), physics=_has_physics(props),
             joint=props.joint_type != "NONE", vehicle=has_vehicle_data(props),
-            collision_only=props.collision_only, motion=None, needs_mass=False)
+            collision_only=props.collision_only, motion=None, needs_mass=False,
+            trigger_only=_trigger_only(props))
         try:
             derived.motion = self._motion(props, self.yup)
             derived.needs_mass = derived.motion is not None \
@@ -450,6 +462,8 @@ class PhysicsExportExtension(JointExport):
         self.shape_node_of[id(node)] = shape_node
         gravity = props.gravity_type != "NONE"
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
+        if derived.trigger_only and obj.parent is not None:  # (maybe the importer's child)
+            self.trigger_children.append(self.records[-1])
         if gravity:
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
 
@@ -647,6 +661,8 @@ class PhysicsExportExtension(JointExport):
             self._build_scene(export_settings)
         if self.index.unflattened:
             self._report_flattened()
+        if self.trigger_children:
+            self._merge_trigger_children()
         for obj, node in self.joint_objects:
             try:
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])
@@ -666,6 +682,18 @@ class PhysicsExportExtension(JointExport):
         scene = scenes[active_scene_idx or 0]
         scene.extensions = scene.extensions or {}
         scene.extensions[PENDING_KEY] = parked
+
+    def _merge_trigger_children(self) -> None:
+        """The importer's trigger children back on their parents' nodes (`trigger_merge`),
+        before joint frames are added and the traversal indexes the nodes."""
+        referenced = {member for record in self.records for member in record.trigger_members}
+        for obj, _node in self.joint_objects:
+            props = obj.gltf_physics
+            referenced.update((props.joint_attachment, props.joint_connected_body))
+        merged = merge_trigger_children(self.trigger_children, self.records, referenced)
+        self.trigger_children = []
+        if merged:
+            self.records = [record for record in self.records if id(record) not in merged]
 
     def _report_flattened(self) -> None:
         """Said once: the exporter's "Flatten Object Hierarchy" writes every object at the
