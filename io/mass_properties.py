@@ -18,6 +18,7 @@ from typing import Final
 
 import numpy as np
 
+from . import capsule
 from .diagnostics import Report
 from .model import MESH_SHAPES, Shape
 from .rules import has_simulated_centre
@@ -70,20 +71,22 @@ def _centred(volume: float, second_moment: np.ndarray) -> MassPart:
 
 
 def _revolved(shape: Shape) -> MassPart | None:
-    """A capsule or cylinder as a solid of revolution about +Y, integrated in slices."""
+    """A capsule (the hull of its capping spheres: `io/capsule.py`) or cylinder as a solid
+    of revolution about +Y, integrated in slices."""
     half = shape.height / 2.0
     top, bottom = shape.radius_top, shape.radius_bottom
-    capsule = shape.kind == "capsule"
-    low, high = (-half - bottom, half + top) if capsule else (-half, half)
+    is_capsule = shape.kind == "capsule"
+    low, high = (min(-half - bottom, half - top), max(half + top, -half + bottom)) \
+        if is_capsule else (-half, half)
     if high <= low:
         return None
     step = (high - low) / AXIAL_SAMPLES
     y = low + step * (np.arange(AXIAL_SAMPLES) + 0.5)
-    t = np.clip((y + half) / (2.0 * half), 0.0, 1.0) if half > 0 else np.full_like(y, 0.5)
-    r = bottom + (top - bottom) * t
-    if capsule:
-        r = np.where(y > half, np.sqrt(np.clip(top ** 2 - (y - half) ** 2, 0.0, None)), r)
-        r = np.where(y < -half, np.sqrt(np.clip(bottom ** 2 - (y + half) ** 2, 0.0, None)), r)
+    if is_capsule:
+        r = capsule.radii(y, half, bottom, top)
+    else:
+        t = np.clip((y + half) / (2.0 * half), 0.0, 1.0) if half > 0 else np.full_like(y, 0.5)
+        r = bottom + (top - bottom) * t
     area = math.pi * r * r
     volume = float(area.sum() * step)
     if volume <= 0:

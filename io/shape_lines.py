@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import capsule
+
 SEGMENTS = 32
 INFINITE_PLANE_DRAW = 10.0
 
@@ -23,12 +25,15 @@ def _circle(radius: float, z: float, axis: int = 2, segments: int = SEGMENTS) ->
     return np.stack([ring[:-1], ring[1:]], axis=1)
 
 
-def _arc(radius: float, center_z: float, sign: float, plane_axis: int) -> np.ndarray:
-    """A half circle bulging along ±Z in the plane of Z and `plane_axis`."""
-    angles = np.linspace(0.0, np.pi, SEGMENTS // 2 + 1)
+def _arc(radius: float, center_z: float, start: float, end: float, plane_axis: int
+         ) -> np.ndarray:
+    """A circle's arc from angle `start` to `end` (0 along `plane_axis`, π/2 along +Z) in
+    the plane of Z and `plane_axis`."""
+    quarters = np.pi / 2 * np.arange(np.ceil(start / (np.pi / 2)), np.floor(end / (np.pi / 2)) + 1)
+    angles = np.union1d(np.linspace(start, end, SEGMENTS // 2 + 1), quarters)  # (the extremes)
     points = np.zeros((len(angles), 3), dtype=np.float32)
     points[:, plane_axis] = radius * np.cos(angles)
-    points[:, 2] = center_z + sign * radius * np.sin(angles)
+    points[:, 2] = center_z + radius * np.sin(angles)
     return np.stack([points[:-1], points[1:]], axis=1)
 
 
@@ -48,22 +53,34 @@ def sphere_lines(radius: float) -> np.ndarray:
 
 
 def round_lines(kind: str, height: float, top: float, bottom: float) -> np.ndarray:
-    """A capsule (height between hemisphere centres) or cylinder/cone (full height)."""
+    """A capsule (height between its capping spheres' centres; the convex hull of the two
+    spheres) or cylinder/cone (full height)."""
     half = height / 2
-    parts = [_circle(top, half), _circle(bottom, -half)]
+    if kind != "capsule":
+        return np.concatenate([_circle(top, half), _circle(bottom, -half),
+                               _sides((top, half), (bottom, -half))]).astype(np.float32)
+    touch = capsule.side(half, bottom, top)
+    if touch is None:  # one sphere holds the other
+        radius, z = (bottom, -half) if bottom >= top else (top, half)
+        return (sphere_lines(radius) + np.float32((0.0, 0.0, z))).astype(np.float32)
+    lower, upper, turn = touch
+    parts = [_circle(upper[0], upper[1]), _circle(lower[0], lower[1]), _sides(upper, lower)]
     for axis in (0, 1):
-        for sign in (-1.0, 1.0):
-            start = np.zeros(3, dtype=np.float32)
-            end = np.zeros(3, dtype=np.float32)
-            start[axis], start[2] = sign * bottom, -half
-            end[axis], end[2] = sign * top, half
-            parts.append(np.stack([start, end])[None])
-        if kind == "capsule":
-            if top > 0:
-                parts.append(_arc(top, half, 1.0, axis))
-            if bottom > 0:
-                parts.append(_arc(bottom, -half, -1.0, axis))
+        if top > 0:
+            parts.append(_arc(top, half, turn, np.pi - turn, axis))
+        if bottom > 0:
+            parts.append(_arc(bottom, -half, np.pi - turn, 2.0 * np.pi + turn, axis))
     return np.concatenate(parts).astype(np.float32)
+
+
+def _sides(upper: tuple[float, float], lower: tuple[float, float]) -> np.ndarray:
+    """The four straight side lines from `lower` to `upper` ((radius, z) each), in the
+    planes of Z and X and of Z and Y."""
+    sides = np.zeros((4, 2, 3), dtype=np.float32)
+    for row, (axis, sign) in enumerate((a, s) for a in (0, 1) for s in (-1.0, 1.0)):
+        sides[row, 0, axis], sides[row, 0, 2] = sign * lower[0], lower[1]
+        sides[row, 1, axis], sides[row, 1, 2] = sign * upper[0], upper[1]
+    return sides
 
 
 def plane_lines(size_x: float, size_y: float) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gltf_physics.io import shape_lines
+from gltf_physics.io import capsule, shape_lines
 
 
 def extent(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -61,3 +61,27 @@ def test_wheel_lies_in_the_yz_plane_with_its_width_along_x() -> None:
     lo, hi = extent(shape_lines.wheel_lines(0.4, 0.2))
     assert lo.tolist() == pytest.approx([-0.1, -0.4, -0.4], abs=1e-6)
     assert hi.tolist() == pytest.approx([0.1, 0.4, 0.4], abs=1e-6)
+
+
+@pytest.mark.parametrize(("height", "top", "bottom"), [
+    (2.0, 0.3, 0.5), (1.0, 0.0, 0.5), (1.0, 0.5, 0.5), (0.2, 0.3, 1.0), (0.5, 0.9, 0.1)])
+def test_a_capsule_is_drawn_on_the_hull_of_its_spheres(height, top, bottom) -> None:
+    """Every drawn point lies on the capsule's surface (the hull of its two spheres), and
+    its straight sides run between the points where they touch the spheres (off the
+    spheres' equators when the radii differ)."""
+    lines = shape_lines.round_lines("capsule", height, top, bottom).astype(float)
+    points, half = lines.reshape(-1, 3), height / 2
+    radial, z = np.hypot(points[:, 0], points[:, 1]), points[:, 2]
+    assert np.all(radial <= capsule.radii(z, half, bottom, top) + 1e-5)
+    on_a_sphere = [np.abs(np.hypot(radial, z - centre) - radius)
+                   for centre, radius in ((-half, bottom), (half, top))]
+    assert np.all(np.min(on_a_sphere, axis=0) < 1e-5)
+    touch = capsule.side(half, bottom, top)
+    if touch is None:  # one sphere holds the other: no side
+        return
+    (r0, z0), (r1, z1), _lean = touch
+    for axis in (0, 1):
+        for sign in (-1.0, 1.0):
+            side = np.zeros((2, 3))
+            side[0, axis], side[0, 2], side[1, axis], side[1, 2] = sign * r0, z0, sign * r1, z1
+            assert any(np.allclose(line, side, atol=1e-6) for line in lines), (axis, sign)
