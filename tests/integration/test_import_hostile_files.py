@@ -403,3 +403,57 @@ def test_metadata_inside_physics_data_is_said_once_and_the_physics_kept(clean_sc
     assert len(said) == 1 and "(2 place(s))" in said[0], said
     assert "/extensions/OMI_physics_shape/shapes/1/extensions" in said[0]
     assert bpy.data.objects["Geo"].gltf_physics.shape_type == "BOX"
+
+
+@pytest.mark.parametrize("where", ["../outside.bin", "absolute"])
+def test_a_shape_mesh_never_reads_a_buffer_outside_the_files_folder(clean_scene, tmp_path,
+                                                                     caplog, where):
+    """A mesh only a shape uses is read for the add-on, not by the importer: a buffer whose
+    file is outside the asset's folder is refused, named, and never opened."""
+    outside = tmp_path / "outside.bin"
+    outside.write_bytes(bytes(48))
+    (tmp_path / "asset").mkdir()
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    gltf["buffers"].append({"byteLength": 48,
+                            "uri": str(outside) if where == "absolute" else where})
+    gltf["bufferViews"].append({"buffer": 1, "byteLength": 48})
+    gltf["accessors"][2]["bufferView"] = 2
+    path = tmp_path / "asset" / "outside.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    problems = [line for line in said if "[proxy-mesh]" in line]
+    assert len(problems) == 1 and "outside" in problems[0], said
+    assert bpy.data.objects["Body"].gltf_physics.mesh_object is None
+    assert "Body.collision" not in bpy.data.objects
+    assert bpy.data.objects["Geo"].gltf_physics.shape_type == "BOX"
+
+
+def test_an_accessor_read_again_counts_against_the_caps(clean_scene, tmp_path, caplog,
+                                                        monkeypatch):
+    """One accessor listed in many primitives or meshes is read once for free (the file's
+    own data): a primitive repeating another of its mesh is left out, and each further
+    mesh reading it again counts against the caps (it was read anew every time: a file
+    could make the import allocate thousands of times its size). Caps lowered here."""
+    from tests.integration.conftest import MODULE
+
+    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
+    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", 10)
+    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", 25)
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    gltf["meshes"][1]["primitives"] *= 50  # (4 backed elements each: read once)
+    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
+    for number in range(8):  # each reads accessor 2 again: 4 more elements
+        gltf["meshes"].append({"primitives": [{"attributes": {"POSITION": 2}}]})
+        shapes.append({"type": "convex", "convex": {"mesh": 2 + number}})
+        gltf["nodes"].append({"name": f"Again{number}", "extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 2 + number}}}})
+        gltf["scenes"][0]["nodes"].append(2 + number)
+    path = tmp_path / "again.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    assert len(bpy.data.objects["Body"].gltf_physics.mesh_object.data.vertices) == 4
+    made = [bpy.data.objects[f"Again{n}"].gltf_physics.mesh_object is not None
+            for n in range(8)]
+    assert made == [True] * 6 + [False] * 2, said  # 6 × 4 = 24 read again; 28 > 25
+    problems = [line for line in said if "[proxy-mesh]" in line]
+    assert len(problems) == 2 and all("past the 25 read at most" in p for p in problems)

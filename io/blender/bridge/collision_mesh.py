@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Collision geometry between Blender meshes and glTF position-only triangle meshes."""
 
+from pathlib import Path
 from typing import Any
 
 import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ... import external_reader
 from ...mesh_data import MAX_ACCESSOR_COUNT, MAX_DOCUMENT_COUNT
 from .. import gltf_compat
 
@@ -46,27 +48,38 @@ def gltf_mesh_from_object(
     return gltf_compat.new_position_mesh(name, *data)
 
 
-class UnbackedClaims:
-    """The elements an import's accessors claim without bytes behind them (no bufferView:
-    zeros, which the glTF add-on allocates as claimed): at most `MAX_ACCESSOR_COUNT` in a
-    mesh and `MAX_DOCUMENT_COUNT` in the whole import. An accessor with a bufferView is read
-    only as far as its bytes go."""
+class MeshClaims:
+    """What an import's collision meshes may read beyond the file's own data: elements its
+    accessors claim without bytes behind them (no bufferView: zeros, which the glTF add-on
+    allocates as claimed), and every element of an accessor read again (a file can list one
+    accessor in thousands of primitives or meshes, each read anew): at most
+    `MAX_ACCESSOR_COUNT` in a mesh and `MAX_DOCUMENT_COUNT` in the whole import. An
+    accessor with a bufferView is read once for free, and only as far as its bytes go."""
 
     def __init__(self) -> None:
         self.total = 0
+        self.read: set[int] = set()  # accessors with a bufferView read so far
 
     def take(self, gltf: Any, primitives: list[Any]) -> None:
-        """Count the primitives' unbacked elements; ValueError past a cap (nothing read)."""
-        claimed = sum(_unbacked(gltf, index) for p in primitives
-                      for index in (p.attributes["POSITION"], p.indices) if index is not None)
+        """Count the primitives' claimed elements; ValueError past a cap (nothing read)."""
+        accessors = [index for p in primitives
+                     for index in (p.attributes["POSITION"], p.indices) if index is not None]
+        claimed, backed = 0, set()
+        for index in accessors:
+            count, has_bytes = _claim(gltf, index)
+            if has_bytes and index not in self.read and index not in backed:
+                backed.add(index)  # (its first read: the file's own data)
+            else:
+                claimed += count
         if claimed > MAX_ACCESSOR_COUNT or self.total + claimed > MAX_DOCUMENT_COUNT:
             limit = MAX_ACCESSOR_COUNT if claimed > MAX_ACCESSOR_COUNT else MAX_DOCUMENT_COUNT
-            raise ValueError(f"its accessors claim {claimed:,} elements without data, past "
-                             f"the {limit:,} read at most")
+            raise ValueError(f"its accessors claim {claimed:,} elements without data or read "
+                             f"again, past the {limit:,} read at most")
         self.total += claimed
+        self.read |= backed
 
 
-def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: UnbackedClaims
+def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: MeshClaims
                         ) -> tuple[bpy.types.Mesh | None, str]:
     """`blender_mesh_from_gltf`, for a file being imported: (the mesh, "") or (None, why it
     could not be read). A mesh only a shape uses was never read by the importer: anything
@@ -79,15 +92,20 @@ def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: UnbackedC
 
 
 def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
-                           claims: UnbackedClaims | None = None) -> bpy.types.Mesh | None:
-    """A Blender mesh from every triangle primitive of a glTF mesh (positions only); raises
-    ValueError when its accessors claim more elements without data than `claims` allows."""
+                           claims: MeshClaims | None = None) -> bpy.types.Mesh | None:
+    """A Blender mesh from every triangle primitive of a glTF mesh (positions only; a
+    primitive repeating an earlier one's accessors adds nothing and is left out); raises
+    ValueError when its accessors claim more elements than `claims` allows."""
     meshes = gltf.data.meshes or []
     if not 0 <= mesh_index < len(meshes):
         return None
-    primitives = [p for p in meshes[mesh_index].primitives or []
-                  if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)]
-    (claims or UnbackedClaims()).take(gltf, primitives)
+    distinct = {_accessors_of(p): p for p in reversed(meshes[mesh_index].primitives or [])
+                if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)}
+    primitives = list(reversed(distinct.values()))  # (the first of each, in file order)
+    (claims or MeshClaims()).take(gltf, primitives)
+    _refuse_outside_buffers(gltf, [index for p in primitives
+                                   for index in (p.attributes["POSITION"], p.indices)
+                                   if index is not None])
     points: list[np.ndarray] = []
     faces: list[np.ndarray] = []
     offset = 0
@@ -112,8 +130,42 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
     return mesh
 
 
-def _unbacked(gltf: Any, accessor_index: Any) -> int:
-    """The elements an accessor claims with no bytes behind them (0 with a bufferView)."""
+def _accessors_of(primitive: Any) -> Any:
+    """What makes a primitive's triangles: its POSITION and indices accessors (the
+    primitive itself when the file gives something else there)."""
+    key = (primitive.attributes["POSITION"], primitive.indices)
+    return key if all(type(i) is int or i is None for i in key) else id(primitive)
+
+
+def _refuse_outside_buffers(gltf: Any, accessors: list[int]) -> None:
+    """ValueError naming the first buffer behind `accessors` that the glTF add-on has not
+    read and `external_reader` would not (outside the asset's folder, not a regular file, a
+    byteLength past the file): a mesh only a shape uses is read for us, not by the
+    importer, so its files are ours to vouch for."""
+    data = gltf.data
+    views, buffers = data.buffer_views or [], data.buffers or []
+    folder = Path(gltf.filename).absolute().parent
+    for index in accessors:
+        accessor = (data.accessors or [])[index]
+        sparse = accessor.sparse
+        for view in (accessor.buffer_view,
+                     *(getattr(getattr(sparse, part, None), "buffer_view", None)
+                       for part in ("indices", "values"))):
+            if type(view) is not int or not 0 <= view < len(views):
+                continue  # (the add-on's reader says what is wrong with it)
+            buffer = views[view].buffer
+            if type(buffer) is not int or not 0 <= buffer < len(buffers) \
+                    or buffer in gltf.buffers:
+                continue
+            refusal = external_reader.buffer_refusal(
+                {"uri": buffers[buffer].uri, "byteLength": buffers[buffer].byte_length}, folder)
+            if refusal is not None:
+                raise ValueError(f"buffer {buffer} {refusal}")
+
+
+def _claim(gltf: Any, accessor_index: Any) -> tuple[int, bool]:
+    """The elements an accessor claims, and whether it has bytes behind them (a bufferView;
+    read only as far as they go)."""
     accessors = gltf.data.accessors or []
     if isinstance(accessor_index, bool) or not isinstance(accessor_index, int) \
             or not 0 <= accessor_index < len(accessors):
@@ -122,4 +174,4 @@ def _unbacked(gltf: Any, accessor_index: Any) -> int:
     count = accessor.count
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"accessor {accessor_index} has no valid count ({count!r})")
-    return 0 if accessor.buffer_view is not None else count
+    return count, accessor.buffer_view is not None

@@ -39,7 +39,7 @@ from ...structure import (
 )
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import UnbackedClaims, read_collision_mesh
+from ..bridge.collision_mesh import MeshClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, own_world, write_settings
 from ..bridge.vehicle_bridge import write_vehicle_node
@@ -120,7 +120,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         self.report = Report()
-        self.claims = UnbackedClaims()
+        self.claims = MeshClaims()
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
         self.world_sides: _WorldSides | None = None  # made on first need, once per import
         self.level = False  # the scene held objects before the import (a level, not empty)
@@ -131,7 +131,7 @@ class PhysicsImportExtension:
         self.physics = PhysicsScene()
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
-        self.claims = UnbackedClaims()  # collision meshes' elements without data, per import
+        self.claims = MeshClaims()  # what collision meshes read beyond the file's data
         self.stand_ins = {}
         self.world_sides = None
         try:
@@ -574,7 +574,7 @@ def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Rep
 
 
 def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report,
-                          claims: UnbackedClaims) -> bpy.types.Object | None:
+                          claims: MeshClaims) -> bpy.types.Object | None:
     """A collision-only child holding mesh `mesh_index`, the convex or triangle-mesh shape
     the owner's shaped gravity pulls towards (tagged as the importer's)."""
     mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.gravity_shape", claims)
