@@ -52,14 +52,15 @@ def left_as_it_was(obj: bpy.types.Object, done: Done, report: list[str], *, rigi
     """True when the conversion must leave `obj` as it is (said once, in `report`). A
     conversion also changes objects the user did not select (a joint's bodies, a compound's
     parent or parts): Blender keeps no edit of linked data (and no rigid body on an
-    override), and a rigid body only simulates in the world of its own scene."""
+    override), a rigid body only simulates in the world of its own scene, and an object of
+    another scene is that scene's (changed only by a tool run there)."""
     if (obj, LEFT) in done:
         return True
     problem = editable_problem(obj, rigid_body=rigid_body)
     scene = bpy.context.scene
-    if problem is None and rigid_body and scene not in obj.users_scene:
-        problem = f"{obj.name} is not in the scene {scene.name}, whose rigid body world " \
-                  "this is"
+    if problem is None and scene not in obj.users_scene:
+        problem = f"{obj.name} is not in the scene {scene.name}" + (
+            ", whose rigid body world this is" if rigid_body else "")
     if problem is None:
         return False
     done.add((obj, LEFT))

@@ -183,6 +183,11 @@ def _joint_from_native(obj: bpy.types.Object, report: list[str], done: Done) -> 
     if first is None or second is None:
         report.append(f"{obj.name}: the constraint lacks an object (Blender ignores it): skipped")
         return
+    scene = bpy.context.scene
+    if scene not in first.users_scene:  # the joint would go under an object of that scene
+        report.append(f"{obj.name}: body A, {first.name}, is not in the scene {scene.name}: "
+                      "the constraint is left as it was")
+        return
     done.add((obj, "joint"))
     for body in (first, second):
         if body.rigid_body is not None and body.gltf_physics.motion_type == "NONE":
@@ -205,11 +210,14 @@ def _joint_holder(
     obj: bpy.types.Object, first: bpy.types.Object, report: list[str]
 ) -> bpy.types.Object:
     """The object carrying the joint: obj, moved under body A (first) when needed. A body
-    holding its own constraint gets a joint Empty under body A: the one an earlier run made
-    for it (found by its tag, never by name), else a new one."""
+    holding its own constraint, or an object above body A (it cannot go under its own
+    descendant), gets a joint Empty under body A: the one an earlier run made for it (found
+    by its tag, never by name), else a new one; obj stays where it is."""
     if body_of(obj) == first:
         return obj
-    if obj.gltf_physics.motion_type == "NONE":
+    # obj above body A: parenting it there would loop (Blender refuses); it stays in place
+    above = obj.gltf_physics.motion_type == "NONE" and _is_above(obj, first)
+    if obj.gltf_physics.motion_type == "NONE" and not above:
         bpy.context.view_layer.update()
         reparent_keep_world(obj, first)
         report.append(f"{obj.name}: parented to {first.name} (in place): it is body A")
@@ -224,9 +232,20 @@ def _joint_holder(
     bpy.context.view_layer.update()
     reparent_keep_world(holder, first, obj.matrix_world)
     where = f"{holder.name} under {first.name}"
-    report.append(f"{obj.name} is a body itself: its joint is on " + (
+    why = (f"{obj.name} is above body A, {first.name}, in the hierarchy, and stays where it is"
+           if above else f"{obj.name} is a body itself")
+    report.append(f"{why}: its joint is on " + (
         f"{where}, the Empty made for it before" if earlier else f"the new Empty {where}"))
     return holder
+
+
+def _is_above(obj: bpy.types.Object, other: bpy.types.Object) -> bool:
+    """True when `obj` is `other` or one of its ancestors."""
+    while other is not None:
+        if other == obj:
+            return True
+        other = other.parent
+    return False
 
 
 def _settings_from_native(obj: bpy.types.Object, report: list[str]) -> JointSettings:

@@ -267,7 +267,16 @@ def _joint_to_native(obj: bpy.types.Object, report: list[str], done: Done) -> No
     if first.rigid_body is None or second.rigid_body is None:
         report.append(f"{obj.name}: a body has no Blender rigid body: no constraint")
         return
-    world = scene_of(obj).rigidbody_world
+    scene = scene_of(obj)
+    world = scene.rigidbody_world
+    away = [body for body in dict.fromkeys((first, second)) if world is None
+            or world.collection is None or not has_object(world.collection.objects, body)]
+    if away:  # (rigid bodies of another scene's world, left as they were)
+        done.discard((obj, "joint"))  # nothing made: not counted as converted
+        names = " and ".join(body.name for body in away)
+        report.append(f"{obj.name}: {names} {'is' if len(away) == 1 else 'are'} not in the "
+                      f"rigid body world of the scene {scene.name}: no constraint")
+        return
     if world.constraints is None:
         world.constraints = bpy.data.collections.new("RigidBodyConstraints")
     if obj.rigid_body_constraint is None \
