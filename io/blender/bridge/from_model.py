@@ -2,7 +2,7 @@
 """The neutral model (glTF space) → object properties. Data API only, never bpy.ops."""
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +10,7 @@ import bpy
 
 from ... import axes
 from ...diagnostics import Report
+from ...layer_names import listed_order
 from ...model import (
     MESH_SHAPES,
     Collider,
@@ -267,6 +268,29 @@ class PropertyWriter:
         self.layers.add().name = name
         self.notes.appended(self.scene_now, len(self.layers) - 1)
         return len(self.layers) - 1
+
+    def add_layers(self, objects_and_physics: Iterable[tuple[Any, NodePhysics]]) -> None:
+        """Give each scene the collision systems its objects' filters name that it has no
+        layer for yet, in `listed_order`: the order the filters list them in (a file's node
+        order would decide the slots, and the export lists systems in slot order: each round
+        trip turned the lists). The object is only read for its scene: None will do when
+        the writer has one scene."""
+        lists: dict[int, tuple[Any, Any, list[tuple[str, ...]]]] = {}
+        for obj, physics in objects_and_physics:
+            key = self._layers_of(obj, physics)
+            found = lists.setdefault(key, (self.layers, self.scene_now, []))[2]
+            for part in (physics.collider, physics.trigger):
+                flt = part.filter if part is not None else None
+                if flt is not None:
+                    found.extend((flt.collision_systems, flt.collide_with_systems,
+                                  flt.not_collide_with_systems))
+        for layers, scene, found in lists.values():
+            self.layers, self.scene_now = layers, scene
+            taken = {layer.name for layer in layers}
+            for name in listed_order(found):
+                if name not in taken:
+                    self._layer_index(name)
+        self.layers, self.scene_now = self.scene_layers, self.scene
 
     def say_layer_changes(self, imported: Callable[[], set[bpy.types.Object]],
                           level: bool = True) -> None:

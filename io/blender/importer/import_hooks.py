@@ -236,6 +236,12 @@ class PhysicsImportExtension:
             return _child(owner, name, None, IMPORT_TRIGGER)
 
         nodes = ImporterNodes(gltf.data.nodes or [])
+        if writer.one_scene:  # (every object is in the writer's scene: equal physics alike)
+            distinct = {id(physics): physics for physics in self.physics.nodes.values()}
+            writer.add_layers((None, physics) for physics in distinct.values())
+        else:
+            writer.add_layers((obj, physics) for index, physics in self.physics.nodes.items()
+                              if (obj := self._node_object(gltf, index)) is not None)
         for index, physics in self.physics.nodes.items():
             obj = self._node_object(gltf, index)
             if obj is None:
