@@ -11,26 +11,10 @@ import pytest
 
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
+from tests.integration.test_operator_polish import reported, select
 
 joint_bridge = importlib.import_module(f"{MODULE}.io.blender.bridge.joint_bridge")
 ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
-
-
-def reported(capfd, call) -> tuple[set[str], list[str]]:
-    """Run an operator call: its result and the lines it reported."""
-    capfd.readouterr()
-    result = call()
-    out = capfd.readouterr()
-    lines = [line for line in (out.out + out.err).splitlines()
-             if line.startswith(("Info:", "Warning:", "Error:"))]
-    return result, lines
-
-
-def select(*objs, active=None) -> None:
-    bpy.context.view_layer.update()
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(obj in objs)
-    bpy.context.view_layer.objects.active = active or objs[0]
 
 
 def props_of(group) -> dict:
@@ -135,6 +119,19 @@ def test_to_native_joint_between_bodies_of_another_scenes_world(clean_scene, cap
     assert hinge.rigid_body_constraint is None and scene_a.rigidbody_world is None
     assert objects_state(door, frame) == bodies_before
     assert scene_state(scene_b) == b_before
+
+
+def test_to_native_counts_a_joint_that_makes_no_constraint_as_not_converted(clean_scene,
+                                                                            capfd):
+    """A hinge without a connected body makes no constraint: said, and only the door is
+    counted (the joint was counted as converted)."""
+    door = h.set_physics(h.mesh_object("Door"), motion_type="DYNAMIC", shape_type="BOX")
+    hinge = h.set_physics(h.empty_object("Hinge", parent=door), joint_type="HINGE")
+    select(hinge, door, active=door)
+    result, lines = reported(capfd, bpy.ops.gltf_physics.to_native)
+    assert result == {"FINISHED"} and hinge.rigid_body_constraint is None
+    assert lines[0] == "Warning: Hinge: a Blender constraint needs two bodies: skipped", lines
+    assert lines[-1].startswith("Warning: Converted 1 object(s)"), lines
 
 
 # -- 2: from_native, a constraint's body only in another scene --------------------------------

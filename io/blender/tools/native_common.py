@@ -33,10 +33,14 @@ KINDS = (("linear", "lin"), ("angular", "ang"))
 LETTERS = "xyz"
 
 #: (object, what was converted: "body", "joint"; LEFT: an object the conversion pulled in
-#: but could not change, said once; PREVIEW_SKIPPED: said once for all, by `convert`)
+#: but could not change, said once; PREVIEW_SKIPPED: said once for all, by `convert`;
+#: JOINT_SKIPPED: a joint that made no constraint, said once)
 Done = set[tuple[bpy.types.Object, str]]
 LEFT = "left"
 PREVIEW_SKIPPED = "preview"  # (in `Done`: an object skipped as part of the preview)
+JOINT_SKIPPED = "joint skipped"
+#: what `Done` holds of objects the conversion did not change (never counted as changed)
+UNCHANGED = frozenset({LEFT, PREVIEW_SKIPPED, JOINT_SKIPPED})
 
 
 def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:

@@ -45,7 +45,14 @@ from collections.abc import Iterable
 
 import bpy
 
-from .native_common import FROM_NATIVE, LEFT, PREVIEW_SKIPPED, TO_NATIVE, Done, preview_skipped_note
+from .native_common import (
+    FROM_NATIVE,
+    PREVIEW_SKIPPED,
+    TO_NATIVE,
+    UNCHANGED,
+    Done,
+    preview_skipped_note,
+)
 from .native_from import from_native_step
 from .native_to import to_native_step
 
@@ -86,7 +93,7 @@ def _run(objs: Iterable[bpy.types.Object], direction: str, notes: list[str]
     note = preview_skipped_note([obj.name for obj in skipped], direction)
     if note is not None:
         notes.append(note)
-    changed = {obj for obj, kind in done if kind not in (LEFT, PREVIEW_SKIPPED)}
+    changed = {obj for obj, kind in done if kind not in UNCHANGED}
     return sorted(changed, key=lambda obj: obj.name_full), done
 
 

@@ -19,6 +19,7 @@ from .native_common import (
     COLLECTION_COUNT,
     DEFAULT_COLLECTIONS,
     HALF_PI,
+    JOINT_SKIPPED,
     KINDS,
     LAYER_NAME,
     LEFT,
@@ -250,9 +251,11 @@ def _collection_of_layer(scene: bpy.types.Scene, layer: int) -> int | None:
 
 
 def _joint_to_native(obj: bpy.types.Object, report: list[str], done: Done) -> None:
-    if (obj, "joint") in done:
+    """A Blender rigid body constraint on `obj` for its joint; a joint that makes none is
+    said once and not counted as converted."""
+    if (obj, "joint") in done or (obj, JOINT_SKIPPED) in done:
         return
-    done.add((obj, "joint"))
+    done.add((obj, JOINT_SKIPPED))  # (until a constraint is made)
     props = obj.gltf_physics
     attachment = props.joint_attachment
     first = body_of(obj)
@@ -272,7 +275,6 @@ def _joint_to_native(obj: bpy.types.Object, report: list[str], done: Done) -> No
     away = [body for body in dict.fromkeys((first, second)) if world is None
             or world.collection is None or not has_object(world.collection.objects, body)]
     if away:  # (rigid bodies of another scene's world, left as they were)
-        done.discard((obj, "joint"))  # nothing made: not counted as converted
         names = " and ".join(body.name for body in away)
         report.append(f"{obj.name}: {names} {'is' if len(away) == 1 else 'are'} not in the "
                       f"rigid body world of the scene {scene.name}: no constraint")
@@ -282,6 +284,8 @@ def _joint_to_native(obj: bpy.types.Object, report: list[str], done: Done) -> No
     if obj.rigid_body_constraint is None \
             and not has_object(world.constraints.objects, obj):
         world.constraints.objects.link(obj)  # Blender adds obj.rigid_body_constraint
+    done.discard((obj, JOINT_SKIPPED))
+    done.add((obj, "joint"))
     rbc = obj.rigid_body_constraint
     rbc.object1, rbc.object2 = first, second
     rbc.disable_collisions = not props.joint_enable_collision
