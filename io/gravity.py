@@ -29,6 +29,7 @@ from typing import Final, Literal
 
 import numpy as np
 
+from . import capsule
 from .hull import hull_triangles
 from .model import Shape, Vec3
 from .rules import NORMAL_TOLERANCE
@@ -161,20 +162,55 @@ def _nearest_on_shape(shape: Shape, p: np.ndarray) -> np.ndarray | None:
         r = float(np.linalg.norm(p))
         return p.copy() if r <= shape.radius else p * (shape.radius / r)
     if shape.kind in ("capsule", "cylinder"):
-        radius = (shape.radius_top + shape.radius_bottom) / 2
-        half = shape.height / 2
-        y = float(np.clip(p[1], -half, half))
         radial = np.array([p[0], 0.0, p[2]])
-        r = float(np.linalg.norm(radial))
-        if shape.kind == "capsule":
-            centre = np.array([0.0, y, 0.0])
-            offset = p - centre
-            d = float(np.linalg.norm(offset))
-            return p.copy() if d <= radius else centre + offset * (radius / d)
-        if r > radius:
-            radial = radial * (radius / r)
-        return np.array([radial[0], y, radial[2]])
+        r = math.hypot(p[0], p[2])  # (no underflow for a point a hair off the axis)
+        near_r, near_y = _nearest_in_profile(shape, r, float(p[1]))
+        if near_r == r and near_y == p[1]:
+            return p.copy()  # (inside)
+        out = radial / r if r > 0 else np.array([1.0, 0.0, 0.0])  # (on the axis: any side)
+        return out * near_r + np.array([0.0, near_y, 0.0])
     return None
+
+
+def _nearest_in_profile(shape: Shape, r: float, y: float) -> tuple[float, float]:
+    """The nearest point (distance from the axis, height) of a capsule's or cylinder's
+    half-section to (r, y): the point itself inside; else the nearest of its edges — a
+    cylinder's two caps and slanted side, a capsule's two circles and the side touching
+    both (`io/capsule.py`: it is the convex hull of its spheres)."""
+    half, top, bottom = shape.height / 2, shape.radius_top, shape.radius_bottom
+    if shape.kind == "capsule":
+        low, high = min(-half - bottom, half - top), max(half + top, -half + bottom)
+        inside = low <= y <= high \
+            and r <= float(capsule.radii(np.array([y]), half, bottom, top)[0])
+        edges = [_on_circle(r, y, -half, bottom), _on_circle(r, y, half, top)]
+        touch = capsule.side(half, bottom, top)
+        if touch is not None:
+            edges.append(_on_segment(r, y, touch[0], touch[1]))
+    else:
+        t = min(max((y + half) / shape.height, 0.0), 1.0) if shape.height > 0 else 0.5
+        inside = -half <= y <= half and r <= bottom + (top - bottom) * t
+        edges = [_on_segment(r, y, (0.0, -half), (bottom, -half)),
+                 _on_segment(r, y, (0.0, half), (top, half)),
+                 _on_segment(r, y, (bottom, -half), (top, half))]
+    if inside:
+        return r, y
+    return min(edges, key=lambda q: math.hypot(q[0] - r, q[1] - y))
+
+
+def _on_circle(r: float, y: float, centre: float, radius: float) -> tuple[float, float]:
+    d = math.hypot(r, y - centre)
+    if d == 0.0:
+        return radius, centre
+    return r * radius / d, centre + (y - centre) * radius / d
+
+
+def _on_segment(r: float, y: float, a: tuple[float, float], b: tuple[float, float]
+                ) -> tuple[float, float]:
+    dr, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dr * dr + dy * dy
+    t = 0.0 if length2 == 0.0 else min(max(((r - a[0]) * dr + (y - a[1]) * dy) / length2,
+                                           0.0), 1.0)
+    return a[0] + t * dr, a[1] + t * dy
 
 
 def _nearest_on_mesh(kind: str, figure: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -716,17 +716,17 @@ def _gravity_volumes(scale) -> dict:
         "Crate": {"gravity_type": "SHAPED", "gravity_shape_type": "BOX",
                   "gravity_shape_size": (1.0, 2.0, 0.5), "gravity_unit_distance": 1.0},
     }
-    if a[0] == a[1]:  # circles in the XY plane and a cylinder along Z stay round
+    if a[0] == a[1]:  # circles in the XY plane stay round
         volumes |= {
             "Disc": {"gravity_type": "DISC", "gravity_radius": 1.5,
                      "gravity_unit_distance": 2.0},
             "Ring": {"gravity_type": "TORUS", "gravity_radius": 2.5, "gravity_amount": -2.0},
+        }
+    if len(set(a)) == 1:  # (a tapered side keeps its nearest points under no other scale)
+        volumes |= {
             "Drum": {"gravity_type": "SHAPED", "gravity_shape_type": "CYLINDER",
                      "gravity_shape_height": 1.0, "gravity_shape_radius_top": 0.4,
                      "gravity_shape_radius_bottom": 0.8},
-        }
-    if len(set(a)) == 1:
-        volumes |= {
             "Snake": {"gravity_type": "LINE", "line": ((0, 0, 0), (1, 2, 0.5), (2, 0, -1))},
             "Ball": {"gravity_type": "SHAPED", "gravity_shape_type": "SPHERE",
                      "gravity_shape_radius": 0.7, "gravity_unit_distance": 0.5},
