@@ -32,9 +32,10 @@ def new_layer_name(taken: Collection[str]) -> str:
 
 
 def listed_order(lists: Iterable[Sequence[str]]) -> list[str]:
-    """Every name of `lists`, in an order that keeps each list's own order; names no list
-    orders go in the order first met, and names the lists disagree on (A before B, B before
-    A) after the others, in the order first met. An import gives a file's new
+    """Every name of `lists`, in an order that keeps each list's own order where the lists
+    agree (names no list orders go in the order first met); where they disagree (A before
+    B, B before A) and no name is free to go next, the first met of those waiting goes next,
+    which may break another list's order. An import gives a file's new
     collision layers this order: the export lists a filter's systems in layer order, so a
     file comes back with the lists it had, and a second round trip changes nothing."""
     first, after, waiting = _precedence(lists)

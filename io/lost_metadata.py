@@ -6,6 +6,7 @@ and by the Blender import alike. Pure."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -44,13 +45,15 @@ def report_lost_metadata(view: DocumentView, report: Report) -> None:
     count += len(root)
     for name in HANDLED_EXTENSIONS:
         keys, users, payloads = view.payload_keys(name), view.users(name), view.payloads(name)
+        uses: Counter[bytes | None] | None = None  # (counted once, if ever needed)
         for at, key in view.distinct(name):
             if key is not None and not any(word in key for word in _METADATA_BYTES):
                 continue  # (a key holds every object key of its payload as it is spelt)
             lost = _lost(payloads[at], "/nodes")  # (no pooled names in a node's payload)
             if lost:
                 nodes.append((users[at], f"/nodes/{users[at]}/extensions/{name}{lost[0]}"))
-                count += len(lost) * (keys.count(key) if key is not None else 1)
+                uses = uses if uses is not None else Counter(keys)
+                count += len(lost) * (uses[key] if key is not None else 1)
     first = root[0] if root else min(nodes)[1] if nodes else None
     if first is not None:
         report.warn(CODE, first,

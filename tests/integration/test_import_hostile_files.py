@@ -457,3 +457,26 @@ def test_an_accessor_read_again_counts_against_the_caps(clean_scene, tmp_path, c
     assert made == [True] * 6 + [False] * 2, said  # 6 × 4 = 24 read again; 28 > 25
     problems = [line for line in said if "[proxy-mesh]" in line]
     assert len(problems) == 2 and all("past the 25 read at most" in p for p in problems)
+
+
+def test_gravity_volumes_sharing_a_mesh_read_it_once(clean_scene, tmp_path, caplog,
+                                                      monkeypatch):
+    """Each mesh is read once per import, for every shape and gravity volume naming it: two
+    volumes pulling towards one convex mesh share it (the second read counted against the
+    caps as a repeat, so a valid file lost the second volume's mesh). Caps lowered here."""
+    from tests.integration.conftest import MODULE
+
+    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
+    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", 3)
+    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", 3)
+    gltf = gravity_file(1)
+    for node in gltf["nodes"]:
+        node["extensions"]["OMI_physics_gravity"] = {
+            "type": "shaped", "gravity": 9.8, "shaped": {"shape": 0}}
+    path = tmp_path / "shared.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    assert not [line for line in said if "[proxy-mesh]" in line], said
+    meshes = {bpy.data.objects[name].gltf_physics.gravity_shape_object.data
+              for name in ("Body", "G2")}
+    assert len(meshes) == 1 and len(next(iter(meshes)).vertices) == 4

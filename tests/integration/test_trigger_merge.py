@@ -68,7 +68,8 @@ def test_the_importers_trigger_child_goes_back_onto_its_node(clean_scene, tmp_pa
     assert [node["name"] for node in h.export(tmp_path / "again.gltf", fmt)["nodes"]] == ["Gate"]
 
 
-@pytest.mark.parametrize("change", ["moved", "renamed", "untagged", "animated", "joint side"])
+@pytest.mark.parametrize("change", ["moved", "renamed", "renamed after", "untagged", "animated",
+                                    "joint side"])
 def test_a_trigger_child_the_artist_changed_stays_a_node_of_its_own(clean_scene, tmp_path,
                                                                      change):
     source = tmp_path / "gate.gltf"
@@ -79,6 +80,8 @@ def test_a_trigger_child_the_artist_changed_stays_a_node_of_its_own(clean_scene,
         child.location = (0.0, 0.0, 1.0)
     elif change == "renamed":
         child.name = "Gate sensor"
+    elif change == "renamed after":  # (the import's name kept at the front)
+        child.name = "Gate.trigger_SpawnZone"
     elif change == "untagged":  # (an artist's own Empty named like the importer's)
         del child[ownership.MADE_BY], child[ownership.MADE_FOR]
     elif change == "animated":

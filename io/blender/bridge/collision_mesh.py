@@ -54,18 +54,18 @@ class MeshClaims:
     allocates as claimed), and every element of an accessor read again (a file can list one
     accessor in thousands of primitives or meshes, each read anew): at most
     `MAX_ACCESSOR_COUNT` in a mesh and `MAX_DOCUMENT_COUNT` in the whole import. An
-    accessor with a bufferView is read once for free, and only as far as its bytes go."""
+    accessor with a bufferView is read once for free, and only as far as its bytes go. Each
+    mesh is read once per import, for every shape and gravity volume naming it (`meshes`)."""
 
     def __init__(self) -> None:
         self.total = 0
         self.read: set[int] = set()  # accessors with a bufferView read so far
+        self.meshes: dict[int, tuple[bpy.types.Mesh | None, str]] = {}  # read_collision_mesh
 
     def take(self, gltf: Any, primitives: list[Any]) -> None:
         """Count the primitives' claimed elements; ValueError past a cap (nothing read)."""
-        accessors = [index for p in primitives
-                     for index in (p.attributes["POSITION"], p.indices) if index is not None]
         claimed, backed = 0, set()
-        for index in accessors:
+        for index in _accessor_indices(primitives):
             count, has_bytes = _claim(gltf, index)
             if has_bytes and index not in self.read and index not in backed:
                 backed.add(index)  # (its first read: the file's own data)
@@ -82,13 +82,20 @@ class MeshClaims:
 def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: MeshClaims
                         ) -> tuple[bpy.types.Mesh | None, str]:
     """`blender_mesh_from_gltf`, for a file being imported: (the mesh, "") or (None, why it
-    could not be read). A mesh only a shape uses was never read by the importer: anything
-    in it may be wrong, and nothing it merely claims is allocated."""
+    could not be read), once per mesh and import (`claims.meshes`: every proxy and gravity
+    shape of that mesh shares it). A mesh only a shape uses was never read by the importer:
+    anything in it may be wrong, and nothing it merely claims is allocated."""
+    known = type(mesh_index) is int
+    if known and mesh_index in claims.meshes:
+        return claims.meshes[mesh_index]
     try:
         mesh = blender_mesh_from_gltf(gltf, mesh_index, name, claims)
+        found = mesh, "" if mesh is not None else "it has no triangles"
     except Exception as exc:  # a bad accessor, buffer or index: the add-on's reader raises
-        return None, str(exc) or type(exc).__name__
-    return mesh, "" if mesh is not None else "it has no triangles"
+        found = None, str(exc) or type(exc).__name__
+    if known:
+        claims.meshes[mesh_index] = found
+    return found
 
 
 def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
@@ -103,9 +110,7 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
                 if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)}
     primitives = list(reversed(distinct.values()))  # (the first of each, in file order)
     (claims or MeshClaims()).take(gltf, primitives)
-    _refuse_outside_buffers(gltf, [index for p in primitives
-                                   for index in (p.attributes["POSITION"], p.indices)
-                                   if index is not None])
+    _refuse_outside_buffers(gltf, _accessor_indices(primitives))
     points: list[np.ndarray] = []
     faces: list[np.ndarray] = []
     offset = 0
@@ -128,6 +133,12 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
     mesh.from_pydata(np.concatenate(points).tolist(), [], np.concatenate(faces).tolist())
     mesh.update()
     return mesh
+
+
+def _accessor_indices(primitives: list[Any]) -> list[Any]:
+    """The POSITION and indices accessors the primitives read."""
+    return [index for p in primitives for index in (p.attributes["POSITION"], p.indices)
+            if index is not None]
 
 
 def _accessors_of(primitive: Any) -> Any:

@@ -5,10 +5,12 @@ Blender holds one shape per object, so the import puts the trigger of a node tha
 a collider on a child Empty it tags (`ownership.IMPORT_TRIGGER`). The export writes that
 trigger back on the parent's node, beside its collider, as the file had it, while the
 child is still exactly what the import made of it: the tag names this parent, it sits at
-the parent's origin with the import's name, carries nothing else (no children, mesh,
+the parent's origin with the import's name (`<parent>.trigger`, or `.001`… after it when
+Blender made it unique), carries nothing else (no children, mesh,
 animation, extras, other physics) and nothing refers to it. Anything else is the artist's
 arrangement and is written as it is."""
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -68,7 +70,7 @@ def _import_made(child: Record) -> bool:
     if child.shape_part is not None or child.trigger_members or child.gravity:
         return False
     if obj.parent_type != "OBJECT" or not made_by(obj, IMPORT_TRIGGER, parent) \
-            or not obj.name.startswith(f"{parent.name}.trigger"):
+            or not re.fullmatch(rf"{re.escape(parent.name)}\.trigger(\.\d{{3,}})?", obj.name):
         return False
     if obj.children or obj.animation_data is not None or obj.type != "EMPTY":
         return False

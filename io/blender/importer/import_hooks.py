@@ -219,13 +219,9 @@ class PhysicsImportExtension:
 
     def _apply_nodes(self, gltf: Any, writer: PropertyWriter) -> None:
         """Bodies, shapes and triggers onto the nodes' objects."""
-        proxies: dict[int, tuple[bpy.types.Mesh | None, str]] = {}
-
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
-            if mesh_index not in proxies:
-                proxies[mesh_index] = read_collision_mesh(
-                    gltf, mesh_index, f"{owner.name}.collision", self.claims)
-            mesh, why = proxies[mesh_index]
+            mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.collision",
+                                            self.claims)
             if mesh is None:
                 self.report.warn("proxy-mesh", owner.name,
                                  f"mesh {mesh_index} is unreadable ({why}): the shape has no mesh")
