@@ -56,3 +56,8 @@ def test_a_payload_nested_deeper_than_python_recurses_is_looked_into() -> None:
         deep = {"a": deep}
     assert said(level({"collider": {"geometry": {"shape": 0}}, "motion": deep})) == [
         (f"/nodes/0/extensions/{BODIES}/motion" + "/a" * 5000 + "/extras", "(1 place(s))")]
+
+
+def test_payloads_that_are_not_objects_say_nothing_and_raise_nothing() -> None:
+    gltf = level(5, "text", None, [1, {"extras": 1}], {"collider": [0] * 1000})
+    assert said(gltf) == [(f"/nodes/3/extensions/{BODIES}/1/extras", "(1 place(s))")]
