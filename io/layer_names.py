@@ -30,7 +30,6 @@ def new_layer_name(taken: Collection[str]) -> str:
     return f"{DEFAULT_STEM} {number}"
 
 
-
 def listed_order(lists: Iterable[Sequence[str]]) -> list[str]:
     """Every name of `lists`, in an order that keeps each list's own order where the lists
     agree (names no list orders go in the order first met); where they disagree (A before

@@ -32,8 +32,8 @@ _POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
 
 
 def report_lost_metadata(view: DocumentView, report: Report) -> None:
-    """One warning for every place in the handled extensions' payloads (root and nodes)
-    whose metadata is not kept, at the first of them, with their number. Equal node
+    """One warning for the places in the handled extensions' payloads (root and nodes)
+    whose metadata is not kept: at the first of them, with their number. Equal node
     payloads are looked into once (`DocumentView.distinct`)."""
     root: list[str] = []
     nodes: list[tuple[int, str]] = []  # (node index, first place) per payload looked into
