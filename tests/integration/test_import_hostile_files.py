@@ -50,6 +50,27 @@ def import_logged(path, caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.getMessage().startswith("gltf_physics:")]
 
 
+def lower_caps(monkeypatch, per_mesh: int, per_import: int) -> None:
+    """The collision mesh reader's caps, lowered so that a test allocates little."""
+    from tests.integration.conftest import MODULE
+
+    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
+    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", per_mesh)
+    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", per_import)
+
+
+def add_convex_bodies(gltf: dict, stem: str, count: int, accessor: int) -> None:
+    """`count` dynamic bodies `<stem>0`… in the scene, each with a convex shape of a mesh of
+    its own whose one primitive reads POSITION `accessor` (meshes and shapes from 2 on)."""
+    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
+    for number in range(count):
+        gltf["meshes"].append({"primitives": [{"attributes": {"POSITION": accessor}}]})
+        shapes.append({"type": "convex", "convex": {"mesh": 2 + number}})
+        gltf["nodes"].append({"name": f"{stem}{number}", "extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 2 + number}}}})
+        gltf["scenes"][0]["nodes"].append(2 + number)
+
+
 @pytest.mark.parametrize("accessor, reason", [
     ({"componentType": 5126, "count": 5_000_000, "type": "VEC3"},
      "claim 5,000,000 elements without data"),
@@ -87,22 +108,13 @@ def test_claims_without_data_are_capped_per_mesh_and_per_import(clean_scene, tmp
     """Zeros the file only claims count against a cap per mesh and one for the whole import
     (many small claims add up); a mesh whose data is in the file is read whatever its size.
     The caps are lowered here so that the test allocates little."""
-    from tests.integration.conftest import MODULE
-
-    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
-    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", 10)
-    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", 25)
+    lower_caps(monkeypatch, per_mesh=10, per_import=25)
     gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
     gltf["accessors"].append({"componentType": 5126, "count": 9, "type": "VEC3"})  # 3: zeros
     shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
     shapes[0] = {"type": "trimesh", "trimesh": {"mesh": 1}}  # 16 elements, all in the file
     gltf["meshes"][1]["primitives"][0]["indices"] = 1
-    for number in range(4):  # 9 zeros each: the third takes the import past 25
-        gltf["meshes"].append({"primitives": [{"attributes": {"POSITION": 3}}]})
-        shapes.append({"type": "convex", "convex": {"mesh": 2 + number}})
-        gltf["nodes"].append({"name": f"Zeros{number}", "extensions": {"OMI_physics_body": {
-            "motion": {"type": "dynamic"}, "collider": {"shape": 2 + number}}}})
-        gltf["scenes"][0]["nodes"].append(2 + number)
+    add_convex_bodies(gltf, "Zeros", 4, accessor=3)  # 9 zeros each: the third passes 25
     path = tmp_path / "many.gltf"
     path.write_text(json.dumps(gltf))
     said = import_logged(path, caplog)
@@ -434,20 +446,10 @@ def test_an_accessor_read_again_counts_against_the_caps(clean_scene, tmp_path, c
     own data): a primitive repeating another of its mesh is left out, and each further
     mesh reading it again counts against the caps (it was read anew every time: a file
     could make the import allocate thousands of times its size). Caps lowered here."""
-    from tests.integration.conftest import MODULE
-
-    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
-    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", 10)
-    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", 25)
+    lower_caps(monkeypatch, per_mesh=10, per_import=25)
     gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
     gltf["meshes"][1]["primitives"] *= 50  # (4 backed elements each: read once)
-    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
-    for number in range(8):  # each reads accessor 2 again: 4 more elements
-        gltf["meshes"].append({"primitives": [{"attributes": {"POSITION": 2}}]})
-        shapes.append({"type": "convex", "convex": {"mesh": 2 + number}})
-        gltf["nodes"].append({"name": f"Again{number}", "extensions": {"OMI_physics_body": {
-            "motion": {"type": "dynamic"}, "collider": {"shape": 2 + number}}}})
-        gltf["scenes"][0]["nodes"].append(2 + number)
+    add_convex_bodies(gltf, "Again", 8, accessor=2)  # each reads it again: 4 more elements
     path = tmp_path / "again.gltf"
     path.write_text(json.dumps(gltf))
     said = import_logged(path, caplog)
@@ -464,11 +466,7 @@ def test_gravity_volumes_sharing_a_mesh_read_it_once(clean_scene, tmp_path, capl
     """Each mesh is read once per import, for every shape and gravity volume naming it: two
     volumes pulling towards one convex mesh share it (the second read counted against the
     caps as a repeat, so a valid file lost the second volume's mesh). Caps lowered here."""
-    from tests.integration.conftest import MODULE
-
-    collision_mesh = importlib.import_module(f"{MODULE}.io.blender.bridge.collision_mesh")
-    monkeypatch.setattr(collision_mesh, "MAX_ACCESSOR_COUNT", 3)
-    monkeypatch.setattr(collision_mesh, "MAX_DOCUMENT_COUNT", 3)
+    lower_caps(monkeypatch, per_mesh=3, per_import=3)
     gltf = gravity_file(1)
     for node in gltf["nodes"]:
         node["extensions"]["OMI_physics_gravity"] = {

@@ -12,30 +12,10 @@ import pytest
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
 from tests.integration.test_operator_polish import reported, select
+from tests.integration.test_production_scenes_tools import props_of
 
 joint_bridge = importlib.import_module(f"{MODULE}.io.blender.bridge.joint_bridge")
 ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
-
-
-def props_of(group) -> dict:
-    """A property group's stored values as plain data (pointers by name)."""
-    out = {}
-    for prop in group.bl_rna.properties:
-        key = prop.identifier
-        if key == "rna_type":
-            continue
-        value = getattr(group, key)
-        if prop.type == "POINTER":
-            value = getattr(value, "name", None) if isinstance(value, bpy.types.ID) \
-                else (props_of(value) if value is not None else None)
-        elif prop.type == "COLLECTION":
-            value = [props_of(item) for item in value]
-        elif hasattr(value, "__len__") and not isinstance(value, str):
-            value = tuple(round(v, 6) if isinstance(v, float) else v for v in value)
-        elif isinstance(value, float):
-            value = round(value, 6)
-        out[key] = value
-    return out
 
 
 def objects_state(*objs) -> dict:
