@@ -156,6 +156,18 @@ class DocumentView:
             stack.extend(children(node))
         return found
 
+    def parents(self) -> dict[int, int]:
+        """Each node listed as a child → its parent: the first node listing it (never
+        itself); indices outside the document are left out."""
+        children, count = self._children_of(), len(self.nodes)
+        found: dict[int, int] = {}
+        for index in range(count):
+            for child in children(index):  # (most nodes have none)
+                if type(child) is int and 0 <= child < count and child != index \
+                        and child not in found:
+                    found[child] = index
+        return found
+
     def _extension_maps(self) -> Iterator[Mapping[str, Json]]:
         nodes = self.nodes
         if isinstance(nodes, LazyNodes):

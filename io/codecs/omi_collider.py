@@ -52,7 +52,7 @@ def decode_omi_collider(view: DocumentView, report: Report) -> PhysicsScene:
     report.info("legacy-omi-collider", where_root if COLLIDER_EXT in view.extensions else "",
                 "archived OMI_collider shapes upgraded to OMI_physics_shape")
     colliders = _decode_colliders(view, read)
-    parents = _parents(view)
+    parents = view.parents()
     members: dict[int, list[int]] = {}
     for index, payload in view.used(COLLIDER_EXT):
         where = f"/nodes/{index}/extensions/{COLLIDER_EXT}"
@@ -151,14 +151,6 @@ def _node_collider(
         return None
     index = read.index(obj, "collider", where, len(colliders))
     return None if index is None else colliders[index]
-
-
-def _parents(view: DocumentView) -> dict[int, int]:
-    parents: dict[int, int] = {}
-    for index, node in enumerate(view.nodes):
-        for child in node.children:
-            parents.setdefault(child, index)
-    return parents
 
 
 def _governing_body(view: DocumentView, index: int, parents: dict[int, int]) -> int | None:

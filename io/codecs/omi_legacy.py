@@ -72,7 +72,7 @@ def _read_node_shapes(
     """Node-level shapes become colliders, or triggers (and compound members) of a trigger."""
     if not view.users(shape_ext):
         return
-    parents = _parents(view)
+    parents = view.parents()
     members: dict[int, list[int]] = {}
     for index, payload in view.used(shape_ext):
         where = f"/nodes/{index}/extensions/{shape_ext}"
@@ -93,15 +93,6 @@ def _read_node_shapes(
         current = out.get(body, NodePhysics())
         if current.trigger is None:
             out[body] = NodePhysics(current.motion, current.collider, Trigger(nodes=tuple(nodes)))
-
-
-def _parents(view: DocumentView) -> dict[int, int]:
-    parents: dict[int, int] = {}
-    for index, node in enumerate(view.nodes):
-        for child in node.children:
-            if 0 <= child < len(view.nodes) and child not in parents and child != index:
-                parents[child] = index
-    return parents
 
 
 def _governing_body(index: int, parents: dict[int, int], bodies: dict[int, Any]) -> int | None:

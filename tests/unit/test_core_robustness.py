@@ -458,6 +458,13 @@ def test_lazy_nodes_scan_as_a_list_of_views_does() -> None:
     for index in range(len(nodes)):
         assert list(lazy.descendants(index)) == list(listed.descendants(index))
     assert lazy.subtrees([0, 4]) == listed.subtrees([0, 4]) == {0, 1, 2, 3, 4}
+    assert lazy.parents() == listed.parents() == {1: 0, 3: 0, 2: 1}
+
+
+def test_parents_are_the_first_node_listing_each_child_never_itself() -> None:
+    nodes = [{"children": [2, 0]}, {"children": [2, 1, 99, -1, True, "3"]}, {},
+             {"children": [3]}]
+    assert DocumentView.from_json({"nodes": nodes}).parents() == {2: 0}
 
 
 MOVED_CASES = [  # (a node's own transform, whether it is moved)

@@ -124,6 +124,7 @@ class PhysicsImportExtension:
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
         self.world_sides: _WorldSides | None = None  # made on first need, once per import
         self.level = False  # the scene held objects before the import (a level, not empty)
+        self.geometry_targets: set[int] = set()  # a superset of the KHR geometry.node targets
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Decode the file's physics (pure; nothing is created yet)."""
@@ -134,10 +135,12 @@ class PhysicsImportExtension:
         self.claims = MeshClaims()  # what collision meshes read beyond the file's data
         self.stand_ins = {}
         self.world_sides = None
+        self.geometry_targets = set()
         try:
             _drop_tool_tags(gltf, self.report)
             self.view = document_view(gltf)
             self.physics = decode_document(self.view, self.report)
+            self.geometry_targets = _geometry_node_targets(self.view)
             self._report_moved_geometry_nodes()
             self._pass_down_compound_parts()
             self.vehicles = decode_vehicle_document(self.view, self.report)
@@ -155,10 +158,9 @@ class PhysicsImportExtension:
         """A KHR geometry.node mesh goes on a proxy at its collider's origin, as the
         converter writes it: a target's own transform is lost, said as the converter says
         it (`geometry-node-transform`). The transform is read for the targets only, and the
-        full rule runs only for a file naming any (a quick look at one of each set of equal
-        payloads)."""
+        full rule runs only for a file naming any (`geometry_targets`)."""
         assert self.view is not None
-        if _geometry_node_targets(self.view):
+        if self.geometry_targets:
             report_moved_geometry_nodes(self.view, cache(self.view.moved), self.report)
 
     def _pass_down_compound_parts(self) -> None:
@@ -395,8 +397,8 @@ class PhysicsImportExtension:
         exported again as visible geometry.
         """
         assert self.view is not None
-        if not self.view.users(BODIES_EXT):
-            return
+        if not self.geometry_targets:
+            return  # no collider or trigger names a geometry node (the usual file)
         roots = [root for scene in gltf.data.scenes or [] for root in scene.nodes or []]
         if not roots:
             return  # no scene: the importer imported every node as the scene
@@ -456,12 +458,8 @@ class _WorldSides:
     per import."""
 
     def __init__(self, view: DocumentView, physics: PhysicsScene) -> None:
-        children = view.child_nodes()
-        self._parents: dict[int, int] = {}
-        for index in range(len(view.nodes)):
-            for child in children(index):
-                self._parents.setdefault(child, index)
-        self._own = own_colliders_of(physics.nodes, children)
+        self._parents = view.parents()
+        self._own = own_colliders_of(physics.nodes, view.child_nodes())
 
     def partner(self, side: Hashable) -> int | None:
         """The node to make the Static body of joint side `side` (no motion at or above)."""
