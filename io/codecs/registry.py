@@ -79,8 +79,10 @@ def decode_vehicle_document(view: DocumentView, report: Report) -> VehicleScene:
 
 
 def decode_gravity_document(view: DocumentView, report: Report) -> GravityScene:
-    """Decode OMI_physics_gravity (shapes were already reported by the physics decoder)."""
-    shapes = omi.decode_shape_pool(view, JsonReader(Report()))
+    """Decode OMI_physics_gravity (shapes were already reported by the physics decoder; the
+    pool is read again only for a file with gravity volumes, which may name its shapes)."""
+    shapes = omi.decode_shape_pool(view, JsonReader(Report())) \
+        if view.users(omi_gravity.GRAVITY_EXT) else []
     return omi_gravity.decode_gravity(view, report, shapes)
 
 

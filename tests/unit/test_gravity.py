@@ -455,3 +455,20 @@ def test_overlay_figures_and_blender_axes() -> None:
     assert np.allclose(line, [[(0, 0, 0), (1, 2, 3)], [(1, 2, 3), (1, 2, 5)]])
     box = _figure(Gravity("shaped", 1.0, shape=BOX))
     assert np.allclose(np.abs(box).max(axis=(0, 1)), (1.0, 0.5, 1.5))  # half of (2, 1, 3)
+
+
+def test_the_shape_pool_is_read_for_gravity_only_when_a_node_has_a_volume(monkeypatch) -> None:
+    """A file without gravity volumes has its (maybe huge) shape pool read once, by the
+    physics decoder; one with volumes still finds their shapes."""
+    from gltf_physics.io.codecs import omi
+
+    reads = []
+    real = omi.decode_shape_pool
+    monkeypatch.setattr(omi, "decode_shape_pool", lambda *a: reads.append(1) or real(*a))
+    document = hand_made()
+    assert decode_gravity_document(DocumentView.from_json(document), Report()).nodes
+    assert len(reads) == 1
+    for node in document["nodes"]:
+        node.get("extensions", {}).pop(GRAVITY_EXT, None)
+    scene = decode_gravity_document(DocumentView.from_json(document), Report())
+    assert not scene.nodes and scene.world is not None and len(reads) == 1
