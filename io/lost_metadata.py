@@ -26,6 +26,7 @@ NAMED_POOLS: Final = frozenset({
     (omi.BODY_EXT, "collisionFilters"), (omi.SHAPE_EXT, "shapes"),
     (omi.JOINT_EXT, "physicsJoints"),
 })
+_HANDLED: Final = frozenset(HANDLED_EXTENSIONS)
 _PLACE: Final = object()  # (stands for a metadata place on the walk's stack)
 _METADATA_BYTES: Final = tuple(key.encode() for key in METADATA_KEYS)
 _POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
@@ -33,15 +34,17 @@ _POOL_NAME = re.compile(r"/extensions/([^/]+)/([^/]+)/\d+/name")
 
 def report_lost_metadata(view: DocumentView, report: Report) -> None:
     """One warning for the places in the handled extensions' payloads (root and nodes)
-    whose metadata is not kept: at the first of them, with their number. Equal node
+    whose metadata is not kept: at the first of them in the file, with their number. Equal node
     payloads are looked into once (`DocumentView.distinct`)."""
     root: list[str] = []
-    nodes: list[tuple[int, str]] = []  # (node index, first place) per payload looked into
+    #: (node index, the extension's place among the node's, first place) per payload looked
+    #: into: the first in the file is named
+    nodes: list[tuple[int, int, str]] = []
     count = 0
-    for name in HANDLED_EXTENSIONS:
-        if name in view.extensions:
+    for name, payload in view.extensions.items():  # (in the file's order)
+        if name in _HANDLED:
             base = f"/extensions/{name}"
-            root.extend(base + place for place in _lost(view.extensions[name], base))
+            root.extend(base + place for place in _lost(payload, base))
     count += len(root)
     for name in HANDLED_EXTENSIONS:
         keys, users, payloads = view.payload_keys(name), view.users(name), view.payloads(name)
@@ -51,10 +54,12 @@ def report_lost_metadata(view: DocumentView, report: Report) -> None:
                 continue  # (a key holds every object key of its payload as it is spelt)
             lost = _lost(payloads[at], "/nodes")  # (no pooled names in a node's payload)
             if lost:
-                nodes.append((users[at], f"/nodes/{users[at]}/extensions/{name}{lost[0]}"))
+                node = users[at]
+                order = list(view.nodes[node].extensions).index(name)
+                nodes.append((node, order, f"/nodes/{node}/extensions/{name}{lost[0]}"))
                 uses = uses if uses is not None else Counter(keys)
                 count += len(lost) * (uses[key] if key is not None else 1)
-    first = root[0] if root else min(nodes)[1] if nodes else None
+    first = root[0] if root else min(nodes)[2] if nodes else None
     if first is not None:
         report.warn(CODE, first,
                     "extras, extensions or names inside physics data that are not a shape's, "

@@ -61,3 +61,16 @@ def test_a_payload_nested_deeper_than_python_recurses_is_looked_into() -> None:
 def test_payloads_that_are_not_objects_say_nothing_and_raise_nothing() -> None:
     gltf = level(5, "text", None, [1, {"extras": 1}], {"collider": [0] * 1000})
     assert said(gltf) == [(f"/nodes/3/extensions/{BODIES}/1/extras", "(1 place(s))")]
+
+
+def test_the_first_place_is_the_first_in_the_file_whatever_the_extension() -> None:
+    """Root extensions and a node's extensions are looked at in the file's order (the
+    reader's own list of extensions starts with OMI's)."""
+    omi_body = "OMI_physics_body"
+    gltf = level({"motion": {}})
+    gltf["extensions"] = {BODIES: {"extras": 1}, omi_body: {"extras": 2}}
+    assert said(gltf) == [(f"/extensions/{BODIES}/extras", "(2 place(s))")]
+    gltf["extensions"] = {}
+    gltf["nodes"] = [{"extensions": {BODIES: {"motion": {"extras": 1}},
+                                     omi_body: {"motion": {"extras": 2}}}}]
+    assert said(gltf) == [(f"/nodes/0/extensions/{BODIES}/motion/extras", "(2 place(s))")]
