@@ -5,7 +5,9 @@ import uuid
 
 import bpy
 
+from ..io.blender.instances import exported_objects
 from ..io.blender.tools.editable import poll_refusal, refuse
+from ..io.blender.tools.native_common import has_object
 from ..io.blender.tools.validation import DECOMPOSE_FIX, apply_fix, problems_of, validate_scene
 from .context_checks import has_scene, in_view_layer, select_only, selection_problem
 
@@ -83,7 +85,8 @@ class _ProblemOperator:
         uid = problem.target_uid if problem else 0
         if not uid or context.scene.gltf_physics.problems_session != _session():
             return None
-        return next((o for o in context.scene.objects if o.session_uid == uid), None)
+        return next((o for o in exported_objects(context.scene) if o.session_uid == uid),
+                    None)  # (a kit's object only an instance places is checked too)
 
 
 class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
@@ -102,7 +105,9 @@ class GLTF_PHYSICS_OT_problem_select(_ProblemOperator, bpy.types.Operator):
             self.report({"ERROR"}, STALE)
             return {"CANCELLED"}
         if not in_view_layer(context, obj):
-            self.report({"WARNING"}, f"{obj.name} is not in this view layer")
+            placed = "" if has_object(context.scene.objects, obj) \
+                else " (only a collection instance places it: select the instance)"
+            self.report({"WARNING"}, f"{obj.name} is not in this view layer{placed}")
             return {"CANCELLED"}
         problem = selection_problem(context, obj)
         if problem:  # (Blender would not select it: the user's selection stays)

@@ -333,6 +333,37 @@ def test_an_instanced_kit_is_not_said_to_be_left_out(clean_scene):
     assert listed() == []  # written with each instance
 
 
+def test_a_kit_only_an_instance_places_is_checked_and_fixed(clean_scene, capfd):
+    """A kit collection in no scene, placed by instances (one nested in another kit): the
+    export writes its objects, so Check Physics lists their problems, says where they are,
+    and Fix works on them; Select says why it cannot select them."""
+    clean_scene.gltf_physics.export_format = "OMI"
+    kit, outer = bpy.data.collections.new("Kit"), bpy.data.collections.new("Outer")
+    ground = h.mesh_object("Ground")
+    clean_scene.collection.objects.unlink(ground)
+    kit.objects.link(ground)
+    h.set_physics(ground, motion_type="STATIC", shape_type="PLANE")
+    assert listed() == []  # nothing places the kit: it is not exported
+    nested = bpy.data.objects.new("NestedKit", None)
+    nested.instance_type, nested.instance_collection = "COLLECTION", kit
+    outer.objects.link(nested)
+    instance = h.empty_object("Instance", location=(3, 0, 0))
+    instance.instance_type, instance.instance_collection = "COLLECTION", outer
+    other = h.mesh_object("Other", location=(6, 0, 0))
+    select_only(other)
+    assert listed() == [("Ground", "plane-in-omi", "make-box")]  # once, though nested
+    message = clean_scene.gltf_physics.problems[0].message
+    assert message.endswith("(in Kit, which this scene only instances)"), message
+    capfd.readouterr()
+    assert bpy.ops.gltf_physics.problem_select(index=0) == {"CANCELLED"}
+    assert "only a collection instance places it" in capfd.readouterr().out
+    assert other.select_get() and bpy.context.view_layer.objects.active == other
+    assert bpy.ops.gltf_physics.problem_fix(index=0) == {"FINISHED"}
+    assert ground.gltf_physics.shape_type == "BOX" and listed() == []
+    assert sorted(o.name for o in bpy.data.objects) == ["Ground", "Instance", "NestedKit",
+                                                        "Other"]
+
+
 # -- 9. Fixes offered only where they work, objects named once -------------------------------
 
 

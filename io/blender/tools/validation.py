@@ -18,7 +18,7 @@ from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
 from ..gravity.checks import gravity_findings
-from ..instances import instance_counts
+from ..instances import exported_objects, instance_counts
 from ..settings.properties import FILTER_FIELDS, MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 
 THIN = 0.01
@@ -48,9 +48,21 @@ class Problem:
 
 
 def validate_scene(scene: bpy.types.Scene) -> list[Problem]:
-    """Every problem in `scene`, objects in name order, as its own view layer shows them
-    (the active scene's or another's)."""
-    return _check(scene, sorted(scene.objects, key=lambda o: o.name))
+    """Every problem of what `scene`'s export writes, objects in name order, as its own view
+    layer shows them (the active scene's or another's): its objects, and those of the
+    collections its instances place (nested ones too), which may be in no scene at all."""
+    own = set(scene.objects)
+    problems = _check(scene, sorted(exported_objects(scene), key=lambda o: o.name))
+    return [problem if problem.target in own else replace(
+        problem, message=f"{problem.message} ({_placed_note(problem.target)})")
+        for problem in problems]
+
+
+def _placed_note(obj: bpy.types.Object | None) -> str:
+    """Where an object only a collection instance places is found (it is in no view layer
+    of the scene: the Outliner's Blender File view lists it)."""
+    kits = ", ".join(sorted(c.name for c in obj.users_collection)) if obj else ""
+    return f"in {kits or 'a collection'}, which this scene only instances"
 
 
 def problems_of(obj: bpy.types.Object, scene: bpy.types.Scene) -> list[Problem]:
