@@ -214,6 +214,11 @@ def test_unrepresentable_shapes_are_reported(clean_scene):
 # -- constraints ------------------------------------------------------------------------------
 
 
+#: What converting only a joint between two_bodies() says: its bodies keep their own.
+LEFT_AB = [f"{name}: not selected, and has a Blender rigid body of its own: it is left as it "
+           "was" for name in "AB"]
+
+
 def two_bodies():
     a = native_body(h.mesh_object("A", location=(0, 0, 0)), collision_shape="BOX")
     b = native_body(h.mesh_object("B", location=(2, 0, 0)), collision_shape="BOX")
@@ -251,7 +256,7 @@ def test_native_constraint_round_trip(clean_scene, kind, values, joint_type, che
     bpy.context.view_layer.update()
     assert tuple(joint.matrix_world.translation) == pytest.approx((1, 0, 0))
     joint.rigid_body_constraint.type = "GENERIC"
-    assert convert.convert_objects([joint], TO) == []
+    assert convert.convert_objects([joint], TO) == LEFT_AB
     assert state(joint.rigid_body_constraint, RBC_KEYS) == before
 
 
@@ -277,7 +282,7 @@ def test_generic_constraints_become_presets_or_custom(clean_scene):
     assert (spring.kind, tuple(spring.axes), spring.stiffness, spring.damping) == (
         "ANGULAR", (False, False, True), 40.0, 2.0)
     assert (spring.min_angle, spring.max_angle) == (0.0, 0.0)
-    assert convert.convert_objects([hinge_x, custom], TO) == []
+    assert convert.convert_objects([hinge_x, custom], TO) == LEFT_AB
     assert hinge_x.rigid_body_constraint.type == "GENERIC"
     assert state(hinge_x.rigid_body_constraint, LIMIT_KEYS) == {
         key: key != "use_limit_ang_x" for key in LIMIT_KEYS}
@@ -300,7 +305,7 @@ def test_motor_becomes_velocity_drives(clean_scene):
     assert (drive.kind, drive.axis, drive.velocity_target) == ("ANGULAR", "X", 3.0)
     assert drive.max_force == pytest.approx(0.5 * 24 * 10)  # impulse ÷ (1 / (24 fps × 10))
     motor.rigid_body_constraint.type = "GENERIC"
-    assert convert.convert_objects([motor], TO) == []
+    assert convert.convert_objects([motor], TO) == LEFT_AB
     rbc = motor.rigid_body_constraint
     assert (rbc.type, rbc.use_motor_ang, rbc.use_motor_lin) == ("MOTOR", True, False)
     assert rbc.motor_ang_max_impulse == pytest.approx(0.5)
@@ -381,7 +386,9 @@ def test_operators_convert_selected_objects(clean_scene):
     for obj in (floor, ball, box):
         scramble_rb(obj)
     assert bpy.ops.gltf_physics.to_native() == {"FINISHED"}
-    assert [o.rigid_body.collision_shape for o in (floor, ball, box)] == ["BOX", "SPHERE", "BOX"]
+    # (the box is not selected: its own rigid body is left as it was)
+    assert [o.rigid_body.collision_shape for o in (floor, ball, box)] == [
+        "BOX", "SPHERE", "CONVEX_HULL"]
     assert ball.rigid_body.mass == 2.0
     for obj in bpy.data.objects:
         obj.select_set(False)

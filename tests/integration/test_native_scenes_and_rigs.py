@@ -1,8 +1,9 @@
-# SPDX-License-Identifier: GPL-3.0-or-later
 """The rigid body conversion across scenes and rigs: a joint whose bodies simulate in another
-scene's world gets no constraint (and no traceback), a constraint's body only in another
-scene is left as it was (that scene's layers too), and a constraint Empty above its body A
-stays where it is (nothing moves), its joint going to a tagged Empty under body A."""
+scene's world gets no constraint (and no traceback), an unselected joint partner's own rigid
+body is left as it was and one without physics gets a rigid body (no traceback), a
+constraint's body only in another scene is left as it was (that scene's layers too), and a
+constraint Empty above its body A stays where it is (nothing moves), its joint going to a
+tagged Empty under body A."""
 
 import importlib
 
@@ -112,6 +113,44 @@ def test_to_native_counts_a_joint_that_makes_no_constraint_as_not_converted(clea
     assert result == {"FINISHED"} and hinge.rigid_body_constraint is None
     assert lines[0] == "Warning: Hinge: a Blender constraint needs two bodies: skipped", lines
     assert lines[-1].startswith("Warning: Converted 1 object(s)"), lines
+
+
+def test_to_native_leaves_an_unselected_partners_own_rigid_body(clean_scene, capfd):
+    """Only the hinge is selected; its connected body Wall has a Blender rigid body of the
+    artist's (Mesh shape, 50 kg, collection 4): it is used as it is, and said."""
+    door = h.set_physics(h.mesh_object("Door"), motion_type="DYNAMIC", shape_type="BOX")
+    wall = h.set_physics(h.mesh_object("Wall", location=(2, 0, 0)), motion_type="STATIC",
+                         shape_type="BOX")
+    world = native_world(clean_scene, [wall])
+    wall.rigid_body.collision_shape, wall.rigid_body.mass = "MESH", 50.0
+    wall.rigid_body.collision_collections = [i == 3 for i in range(20)]
+    hinge = h.set_physics(h.empty_object("Hinge", parent=door), joint_type="HINGE",
+                          joint_connected_body=wall)
+    select(hinge)
+    wall_before = objects_state(wall)
+    result, lines = reported(capfd, bpy.ops.gltf_physics.to_native)
+    assert result == {"FINISHED"}
+    assert "Warning: Wall: not selected, and has a Blender rigid body of its own: it is left "\
+        "as it was" in lines, lines
+    assert objects_state(wall) == wall_before
+    assert door.rigid_body is not None and hinge.rigid_body_constraint.object2 == wall
+    assert sorted(o.name for o in world.collection.objects) == ["Door", "Wall"]
+
+
+def test_to_native_partner_without_physics_gets_a_rigid_body_not_a_traceback(clean_scene,
+                                                                           capfd):
+    """The hinge's connected body was made a plain mesh (no motion, no shape) after it was
+    picked: it becomes a Passive rigid body with Blender's shape, said, no traceback."""
+    door = h.set_physics(h.mesh_object("Door"), motion_type="DYNAMIC", shape_type="BOX")
+    wall = h.set_physics(h.mesh_object("Wall", location=(2, 0, 0)), motion_type="STATIC")
+    hinge = h.set_physics(h.empty_object("Hinge", parent=door), joint_type="HINGE",
+                          joint_connected_body=wall)
+    wall.gltf_physics.motion_type = "NONE"
+    select(hinge)
+    result, lines = reported(capfd, bpy.ops.gltf_physics.to_native)
+    assert result == {"FINISHED"}
+    assert "Warning: Wall: no collision shape; Blender's shape is left as it was" in lines
+    assert wall.rigid_body.type == "PASSIVE" and hinge.rigid_body_constraint.object2 == wall
 
 
 # -- 2: from_native, a constraint's body only in another scene --------------------------------

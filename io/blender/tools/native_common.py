@@ -39,8 +39,10 @@ Done = set[tuple[bpy.types.Object, str]]
 LEFT = "left"
 PREVIEW_SKIPPED = "preview"  # (in `Done`: an object skipped as part of the preview)
 JOINT_SKIPPED = "joint skipped"
+#: (in `Done`: an object the user ran the conversion on; set for each before any step)
+CHOSEN = "chosen"
 #: what `Done` holds of objects the conversion did not change (never counted as changed)
-UNCHANGED = frozenset({LEFT, PREVIEW_SKIPPED, JOINT_SKIPPED})
+UNCHANGED = frozenset({LEFT, PREVIEW_SKIPPED, JOINT_SKIPPED, CHOSEN})
 
 
 def native_fit(shape: str, bounds: tuple[tuple[float, ...], tuple[float, ...]]) -> Fit:

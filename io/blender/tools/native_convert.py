@@ -46,6 +46,7 @@ from collections.abc import Iterable
 import bpy
 
 from .native_common import (
+    CHOSEN,
     FROM_NATIVE,
     PREVIEW_SKIPPED,
     TO_NATIVE,
@@ -84,7 +85,8 @@ def _run(objs: Iterable[bpy.types.Object], direction: str, notes: list[str]
     """Each object's conversion step; the objects changed, and what was done. The objects
     skipped as part of the preview are said in one note at the end."""
     step = from_native_step if direction == FROM_NATIVE else to_native_step
-    done: Done = set()
+    objs = list(objs)
+    done: Done = {(obj, CHOSEN) for obj in objs}
     skipped: list[bpy.types.Object] = []
     for obj in objs:
         step(obj, notes, done)

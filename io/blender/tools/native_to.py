@@ -16,6 +16,7 @@ from ..bridge.fitting import fit_signature, local_bounds
 from ..bridge.joint_bridge import body_of, preset_of, settings_of
 from ..bridge.to_model import dimensions_of
 from .native_common import (
+    CHOSEN,
     COLLECTION_COUNT,
     DEFAULT_COLLECTIONS,
     HALF_PI,
@@ -87,6 +88,12 @@ def _shape_objects(body: bpy.types.Object) -> list[bpy.types.Object]:
 def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> None:
     if (body, "body") in done or left_as_it_was(body, done, report, rigid_body=True):
         return
+    if body.rigid_body is not None and (body, CHOSEN) not in done:
+        # (a joint's body or a part's body, pulled in: its own rigid body is the user's)
+        done.add((body, LEFT))
+        report.append(f"{body.name}: not selected, and has a Blender rigid body of its own: "
+                      "it is left as it was")
+        return
     if body.type != "MESH":
         done.add((body, LEFT))  # (not converted: never counted as changed)
         report.append(f"{body.name}: Blender rigid bodies must be meshes: skipped")
@@ -108,7 +115,8 @@ def _body_to_native(body: bpy.types.Object, report: list[str], done: Done) -> No
     if new:  # glTF has no damping; a rigid body the user had keeps theirs
         rb.linear_damping = rb.angular_damping = 0.0
     _motion_notes(body, report)
-    shapes = _shape_objects(body) if props.motion_type != "NONE" else [body]
+    shapes = _shape_objects(body) if props.motion_type != "NONE" \
+        else [body] if props.shape_type != "NONE" else []  # (a partner with no physics)
     parts = [obj for obj in shapes if obj != body]
     if parts:
         _compound_to_native(body, parts, report, done)
