@@ -292,6 +292,48 @@ def test_overrides_keep_physics_edits_and_refuse_rigid_bodies(clean_scene, tmp_p
     assert sorted(c.gltf_physics.vehicle_part for c in car.children) == ["NONE"] + ["WHEEL"] * 4
 
 
+def test_overrides_keep_physics_their_library_objects_never_had(clean_scene, tmp_path):
+    """A library rock with no physics and a wheel with no wheel material of its own: set
+    through a library override, both are kept by a save and a reload, and a second save
+    after the reload (Blender recorded the override of a struct missing in the library as a
+    replaced pointer and dropped it on load)."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    kit = bpy.data.collections.new("Yard")
+    bpy.context.scene.collection.children.link(kit)
+    rock = h.mesh_object("Rock")
+    wheel = h.set_physics(h.mesh_object("Wheel", location=(3, 0, 0)), vehicle_part="WHEEL")
+    for obj in (rock, wheel):
+        bpy.context.scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    library = str(tmp_path / "yard.blend")
+    bpy.data.libraries.write(library, {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    with bpy.data.libraries.load(library, link=True) as (_src, dst):
+        dst.collections = ["Yard"]
+    scene.collection.children.link(dst.collections[0])
+    dst.collections[0].override_hierarchy_create(scene, bpy.context.view_layer,
+                                                 do_fully_editable=True)
+
+    def overridden(name):
+        return next(o for o in bpy.data.objects if o.name == name and o.override_library)
+
+    h.set_physics(overridden("Rock"), motion_type="DYNAMIC", shape_type="SPHERE", mass=3.5)
+    material = overridden("Wheel").gltf_physics.wheel_material
+    material.use_material, material.static_friction = True, 1.7
+    blend = str(tmp_path / "level.blend")
+    for mass in (3.5, 4.5):
+        overridden("Rock").gltf_physics.mass = mass
+        bpy.ops.wm.save_as_mainfile(filepath=blend)
+        bpy.ops.wm.open_mainfile(filepath=blend)
+        props = overridden("Rock").gltf_physics
+        assert (props.motion_type, props.shape_type, props.mass) == ("DYNAMIC", "SPHERE", mass)
+        material = overridden("Wheel").gltf_physics.wheel_material
+        assert material.use_material and material.static_friction == pytest.approx(1.7)
+    linked = next(o for o in bpy.data.objects if o.name == "Rock" and o.library)
+    assert linked.gltf_physics.motion_type == "NONE"  # (the library is as it was)
+
+
 def test_a_hierarchy_override_is_refused_until_made_editable(clean_scene, tmp_path):
     objs = link_library(write_library(tmp_path))
     instance = bpy.data.objects["Kit.0"]

@@ -29,6 +29,7 @@ from ..gravity.properties import (
     GltfPhysicsGravityPoint,
     GltfPhysicsWorldGravityFields,
 )
+from . import override_groups
 from .field_props import annotations
 from .joint_properties import (
     GltfPhysicsJointDriveProperties,
@@ -417,12 +418,14 @@ def register() -> None:
         type=GltfPhysicsObjectProperties, override={"LIBRARY_OVERRIDABLE"})
     bpy.types.Scene.gltf_physics = PointerProperty(type=GltfPhysicsSceneProperties)
     bpy.app.handlers.load_post.append(distinct_layer_names)
+    override_groups.register()
 
 
 def unregister() -> None:
     """Remove the root pointers and the property groups."""
     if distinct_layer_names in bpy.app.handlers.load_post:
         bpy.app.handlers.load_post.remove(distinct_layer_names)
+    override_groups.unregister()
     del bpy.types.Scene.gltf_physics
     del bpy.types.Object.gltf_physics
     for cls in reversed(CLASSES):
