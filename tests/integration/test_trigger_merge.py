@@ -68,6 +68,21 @@ def test_the_importers_trigger_child_goes_back_onto_its_node(clean_scene, tmp_pa
     assert [node["name"] for node in h.export(tmp_path / "again.gltf", fmt)["nodes"]] == ["Gate"]
 
 
+def test_a_trigger_child_of_an_older_import_goes_back_too(clean_scene, tmp_path):
+    """Files imported before the trigger child had a tag of its own carry the tag of the
+    importer's other children: that child, named and placed as the import made it, is
+    merged back too."""
+    source = tmp_path / "gate.gltf"
+    gate_file(source, "OMI")
+    h.import_file(source)
+    gate, child = bpy.data.objects["Gate"], bpy.data.objects["Gate.trigger"]
+    ownership.mark(child, ownership.IMPORT_CHILD, gate)  # (as an older import tagged it)
+    assert ownership.made_by(child, ownership.IMPORT_CHILD, gate)
+    gltf = h.export(tmp_path / "out.gltf", "OMI")
+    assert [node["name"] for node in gltf["nodes"]] == ["Gate"]
+    assert gate_parts(gltf) == gate_parts(h.load_gltf(source))
+
+
 @pytest.mark.parametrize("change", ["moved", "renamed", "renamed after", "untagged", "animated",
                                     "joint side"])
 def test_a_trigger_child_the_artist_changed_stays_a_node_of_its_own(clean_scene, tmp_path,

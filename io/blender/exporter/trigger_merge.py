@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from ..tools.ownership import IMPORT_TRIGGER, made_by
+from ..tools.ownership import IMPORT_CHILD, IMPORT_TRIGGER, made_by
 
 _IDENTITY = {"translation": (0.0, 0.0, 0.0), "rotation": (0.0, 0.0, 0.0, 1.0),
              "scale": (1.0, 1.0, 1.0)}
@@ -60,6 +60,11 @@ def merge_trigger_children(candidates: Iterable[Record], records: list[Record],
     return merged
 
 
+#: The importer's tags of a trigger child: its own since 2026-11-26; before, the one of the
+#: importer's other children (a file imported then still has it; the name must match too).
+IMPORTS = (IMPORT_TRIGGER, IMPORT_CHILD)
+
+
 def _import_made(child: Record) -> bool:
     """The trigger child as the import made it, holding only its trigger."""
     obj, node, body = child.obj, child.node, child.body
@@ -69,7 +74,7 @@ def _import_made(child: Record) -> bool:
         return False
     if child.shape_part is not None or child.trigger_members or child.gravity:
         return False
-    if obj.parent_type != "OBJECT" or not made_by(obj, IMPORT_TRIGGER, parent) \
+    if obj.parent_type != "OBJECT" or not any(made_by(obj, tool, parent) for tool in IMPORTS) \
             or not re.fullmatch(rf"{re.escape(parent.name)}\.trigger(\.\d{{3,}})?", obj.name):
         return False
     if obj.children or obj.animation_data is not None or obj.type != "EMPTY":
