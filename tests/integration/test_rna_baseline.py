@@ -3,9 +3,10 @@
 Scene.gltf_physics (and the groups they nest) keeps its name, type, array length, default,
 enum identifiers and the numbers Blender stores for them (an ID property holds an enum as its
 item's value: an item inserted before others would shift theirs and change what saved files
-mean). New properties and enum items may be added; removing or retyping one needs a versioned
-migration. The baseline (tests/support/rna_baseline.json) was taken before the field-table
-work; regenerate it only together with such a migration:
+mean). New properties and enum items may be added, and are then added to the baseline
+(tests/support/rna_baseline.json; it only grows, so they are guarded from then on: the 17
+added after the field-table work were recorded on 2026-11-26); removing or retyping one needs
+a versioned migration. Regenerate it after adding, or together with such a migration:
 
     .venv/bin/python -c "from tests.integration.test_rna_baseline import write; write()"
 """
