@@ -83,3 +83,16 @@ def test_no_stored_property_is_removed_or_retyped() -> None:
         if current != entry:
             changed[name] = (entry, now[name])
     assert changed == {}, f"properties retyped without a migration: {changed}"
+
+
+def test_every_stored_property_is_in_the_baseline() -> None:
+    """A new property (or enum item) is recorded when it is added, so that from then on it
+    is guarded like the others."""
+    baseline = json.loads(BASELINE.read_text())
+    now = snapshot()
+    unrecorded = sorted(set(now) - set(baseline))
+    assert unrecorded == [], f"record the new properties (see this module's docstring): " \
+        f"{unrecorded}"
+    new_items = {name: sorted(set(entry["items"]) - set(baseline[name]["items"]))
+                 for name, entry in now.items() if "items" in entry}
+    assert not any(new_items.values()), f"record the new enum items: {new_items}"
