@@ -324,6 +324,8 @@ def test_overrides_keep_physics_their_library_objects_never_had(clean_scene, tmp
     blend = str(tmp_path / "level.blend")
     for mass in (3.5, 4.5):
         overridden("Rock").gltf_physics.mass = mass
+        for name in ("Rock", "Wheel"):  # (as an undo step does: the pointer's replacement)
+            overridden(name).override_library.operations_update()
         bpy.ops.wm.save_as_mainfile(filepath=blend)
         bpy.ops.wm.open_mainfile(filepath=blend)
         props = overridden("Rock").gltf_physics
