@@ -5,9 +5,10 @@ Blender stores only the settings ever set, in ID property groups. When a linked 
 no group of ours (no physics, or no wheel material, in its library) and its override has
 one, the override's diff sees a missing struct on one side and records a replacement of the
 whole pointer, which fails when the file loads ("expected ID type") and drops every edit
-(Blender 5.2; 4.2 records the values either way). Before each save, each override's reference (the linked object, in memory only: linked data
-is never written) gets an empty group wherever its override has one, so the diff goes into
-the groups and records the edited values one by one, as for any other override edit.
+(Blender 5.2; 4.2 records the values either way). Before each save, each override's
+reference (the linked object, in memory only: linked data is never written) gets an empty
+group wherever its override has one, so the diff goes into the groups and records the
+edited values one by one, as for any other override edit.
 """
 
 from typing import Any
