@@ -118,7 +118,8 @@ class GLTF_PHYSICS_OT_preview(bpy.types.Operator):
         # A library override keeps no rigid body of its own: refused (not lost on reopen).
         if refuse(self, native_rigid_body.changed_objects(scene), rigid_body=True):
             return {"CANCELLED"}
-        shared = native_rigid_body.in_another_preview(scene)
+        shared = native_rigid_body.in_another_preview(scene) \
+            or native_rigid_body.locked_world(scene)
         if shared is not None:
             self.report({"ERROR"}, f"{shared}; nothing was changed")
             return {"CANCELLED"}

@@ -91,6 +91,79 @@ def test_remove_preview_after_the_world_was_removed_by_hand(clean_scene):
     assert set(bpy.data.objects) == objects and scene.rigidbody_world is None
 
 
+@pytest.mark.parametrize("how", ["wall disabled before", "body disabled during",
+                                 "joint disabled during", "joint excluded during",
+                                 "joint unlinked during"])
+def test_remove_preview_of_objects_disabled_excluded_or_unlinked(clean_scene, how):
+    """A collider disabled in viewports (the monitor icon), or a body or joint disabled,
+    excluded or unlinked from the scene during the preview: Remove Preview (it raised, or
+    left the joint's constraint and tags) takes everything away, gives back the frame and
+    the active object, and leaves the artist's flags and collections as they were."""
+    scene = clean_scene
+    _floor()
+    wall = h.set_physics(h.mesh_object("Wall", "cube", (4, 0, 0)), shape_type="BOX")
+    crate = h.set_physics(h.mesh_object("Crate", "cube", (0, 0, 2)), motion_type="DYNAMIC",
+                          shape_type="BOX")
+    hinge = h.set_physics(h.empty_object("Hinge", (0, 0, 3)), joint_type="HINGE",
+                          joint_connected_body=crate)
+    room = bpy.data.collections.new("Room")
+    scene.collection.children.link(room)
+    scene.collection.objects.unlink(hinge)
+    room.objects.link(hinge)
+    if how == "wall disabled before":
+        wall.hide_viewport = True
+    scene.frame_set(7)
+    bpy.context.view_layer.objects.active = crate
+    objects = set(bpy.data.objects)
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}
+    if how == "body disabled during":
+        crate.hide_viewport = True
+    elif how == "joint disabled during":
+        hinge.hide_viewport = True
+    elif how == "joint excluded during":
+        bpy.context.view_layer.layer_collection.children["Room"].exclude = True
+    elif how == "joint unlinked during":
+        room.objects.unlink(hinge)
+    def flags():  # (the artist's: the preview's own world collections left out)
+        return {obj.name: (obj.hide_viewport, sorted(
+            c.name for c in obj.users_collection
+            if c.name not in ("RigidBodyWorld", "RigidBodyConstraints"))) for obj in objects}
+
+    during = flags()
+    bpy.context.view_layer.objects.active = crate
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+    assert set(bpy.data.objects) == objects and scene.rigidbody_world is None
+    assert scene.frame_current == 7 and bpy.context.view_layer.objects.active == crate
+    assert _tags([*objects, scene]) == []
+    for obj in objects:
+        assert obj.rigid_body is None and obj.rigid_body_constraint is None, obj.name
+    assert flags() == during
+    assert bpy.ops.gltf_physics.preview() == {"FINISHED"}  # (it raised here too)
+    assert bpy.ops.gltf_physics.preview_remove() == {"FINISHED"}
+
+
+def test_the_preview_refuses_a_world_whose_collection_is_linked(clean_scene, tmp_path,
+                                                                capfd):
+    """The artist's world puts its bodies in a collection linked from a library: the
+    preview cannot add to it and says so (it raised), changing nothing."""
+    sim = bpy.data.collections.new("SimSet")
+    clean_scene.collection.children.link(sim)
+    library = str(tmp_path / "sim.blend")
+    bpy.data.libraries.write(library, {sim}, fake_user=True)
+    bpy.data.collections.remove(sim)
+    with bpy.data.libraries.load(library, link=True) as (_src, dst):
+        dst.collections = ["SimSet"]
+    bpy.ops.rigidbody.world_add()
+    clean_scene.rigidbody_world.collection = dst.collections[0]
+    _floor()
+    crate = h.set_physics(h.mesh_object("Crate", "cube", (0, 0, 2)), motion_type="DYNAMIC",
+                          shape_type="BOX")
+    capfd.readouterr()
+    with pytest.raises(RuntimeError, match=r"bodies collection SimSet is linked from sim\.blend"):
+        bpy.ops.gltf_physics.preview()
+    assert crate.rigid_body is None and _tags([*bpy.data.objects, clean_scene]) == []
+
+
 def test_remove_preview_after_its_proxy_was_deleted_by_hand(clean_scene, nrb):
     """The hidden proxy carrying an Empty body deleted in the Outliner: Remove Preview takes
     the body's follow constraint (its target gone) and tags away, and leaves the user's own

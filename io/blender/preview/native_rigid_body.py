@@ -38,7 +38,8 @@ Mapping (≈ marks an approximation):
   joints joining a body that is not simulated (left out, not counted).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import bpy
@@ -292,6 +293,19 @@ def in_another_preview(scene: bpy.types.Scene) -> str | None:
         if owner is not None and owner != scene:
             return f"{obj.name} is in the preview of scene {owner.name}: remove that " \
                    "preview first"
+    return None
+
+
+def locked_world(scene: bpy.types.Scene) -> str | None:
+    """Why the preview cannot use `scene`'s own rigid body world, or None: a collection it
+    puts bodies or constraints in is linked from a library (Blender cannot add to it)."""
+    world = scene.rigidbody_world
+    for role, collection in (("bodies", world and world.collection),
+                             ("constraints", world and world.constraints)):
+        if collection is not None and collection.library is not None:
+            return f"The rigid body world's {role} collection {collection.name} is linked " \
+                f"from {collection.library.name}: Blender cannot add to it (make it local, " \
+                "or give the world a collection of this file)"
     return None
 
 
@@ -716,24 +730,42 @@ def _follow_mark(obj: bpy.types.Object) -> dict[str, str]:
 
 def _remove_rigid_body(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
     if obj.rigid_body is not None:
-        with bpy.context.temp_override(scene=scene, object=obj, active_object=obj):
+        with _operable(scene, obj):
             bpy.ops.rigidbody.object_remove()
     del obj[RIGID_BODY_TAG]
 
 
 def _remove_constraint(scene: bpy.types.Scene, obj: bpy.types.Object) -> None:
-    """Remove obj's rigid body constraint; Blender 5.0's operator reads the view layer's
-    active object, so that is set for the call. Outside the view layer: unlink only."""
-    view_layer = bpy.context.view_layer if bpy.context.scene == scene else scene.view_layers[0]
-    if obj.rigid_body_constraint is not None and has_object(view_layer.objects, obj):
-        previous = view_layer.objects.active
-        view_layer.objects.active = obj
-        with bpy.context.temp_override(scene=scene, view_layer=view_layer, object=obj,
-                                       active_object=obj):
+    """Remove obj's rigid body constraint (`_operable`)."""
+    if obj.rigid_body_constraint is not None:
+        with _operable(scene, obj):
             bpy.ops.rigidbody.constraint_remove()
-        view_layer.objects.active = previous
     constraints = scene.rigidbody_world and scene.rigidbody_world.constraints
     if constraints is not None and has_object(constraints.objects, obj):
         constraints.objects.unlink(obj)
     if obj.rigid_body_constraint is None:  # (else kept ours: a later Remove can end it)
         del obj[CONSTRAINT_TAG]
+
+
+@contextmanager
+def _operable(scene: bpy.types.Scene, obj: bpy.types.Object) -> Iterator[None]:
+    """`obj` as Blender's rigid body operators need it, for the call only: in the scene's
+    view layer (linked to the scene's own collection when the artist excluded or unlinked
+    its collections during the preview), not disabled in viewports, and active (Blender
+    5.0's constraint operator reads the view layer's active object). All as it was after."""
+    view_layer = bpy.context.view_layer if bpy.context.scene == scene else scene.view_layers[0]
+    added = not has_object(view_layer.objects, obj)
+    if added:
+        scene.collection.objects.link(obj)
+    disabled, obj.hide_viewport = obj.hide_viewport, False
+    previous = view_layer.objects.active
+    view_layer.objects.active = obj
+    try:
+        with bpy.context.temp_override(scene=scene, view_layer=view_layer, object=obj,
+                                       active_object=obj):
+            yield
+    finally:
+        view_layer.objects.active = previous
+        obj.hide_viewport = disabled
+        if added:
+            scene.collection.objects.unlink(obj)
