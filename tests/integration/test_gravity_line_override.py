@@ -6,6 +6,7 @@ out with the reason and refuses once, changing nothing; the override's own point
 from pathlib import Path
 
 import bpy
+import pytest
 
 from tests.integration import scene_helpers as h
 from tests.integration.test_production_scenes_tools import refused, select, state
@@ -104,3 +105,55 @@ def test_a_line_object_converted_to_another_type_raises_nothing(clean_scene) -> 
     message = refused(bpy.ops.gltf_physics.gravity_points_from_object)
     assert f"{converted.name} is a {converted.type.lower()} now" in message
     assert len(snake.gltf_physics.gravity_line_points) == 2
+
+
+def test_what_an_override_adds_to_its_lists_survives_a_reload(clean_scene, tmp_path: Path
+                                                              ) -> None:
+    """Line points and joint limits and drives added on an override are kept by a save and
+    a reload, in their order, each with its values (Blender matched the items by their empty
+    names: 3 points added came back 2, after the library's first point)."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    kit = bpy.data.collections.new("Kit")
+    bpy.context.scene.collection.children.link(kit)
+    snake, hinge = bpy.data.objects.new("Snake", None), bpy.data.objects.new("Hinge", None)
+    for obj in (snake, hinge):
+        kit.objects.link(obj)
+    props = snake.gltf_physics
+    props.shape_type, props.shape_role, props.gravity_type = "SPHERE", "TRIGGER", "LINE"
+    for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
+        props.gravity_line_points.add().co = co
+    hinge.gltf_physics.joint_type = "CUSTOM"
+    library = str(tmp_path / "kit.blend")
+    bpy.data.libraries.write(library, {kit}, fake_user=True)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    with bpy.data.libraries.load(library, link=True) as (_src, dst):
+        dst.collections = ["Kit"]
+    scene.collection.children.link(dst.collections[0])
+    dst.collections[0].override_hierarchy_create(scene, bpy.context.view_layer,
+                                                 do_fully_editable=True)
+
+    def overridden(name):
+        return next(o for o in bpy.data.objects if o.name == name and o.override_library)
+
+    select(overridden("Snake"))
+    for active in (1, 2, 3):
+        overridden("Snake").gltf_physics.gravity_active_point = active
+        assert bpy.ops.gltf_physics.gravity_point_add() == {"FINISHED"}
+    select(overridden("Hinge"))
+    for kind in ("LIMITS", "LIMITS", "LIMITS", "DRIVES", "DRIVES"):
+        assert bpy.ops.gltf_physics.joint_item_add(items=kind) == {"FINISHED"}
+    joint = overridden("Hinge").gltf_physics
+    for index, limit in enumerate(joint.joint_limits):
+        limit.min_distance = -1.0 - index
+    joint.joint_drives[1].stiffness = 7.0
+    points = [tuple(p.co) for p in overridden("Snake").gltf_physics.gravity_line_points]
+    assert len(points) == 5
+    blend = str(tmp_path / "level.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=blend)
+    bpy.ops.wm.open_mainfile(filepath=blend)
+    assert [tuple(p.co) for p in overridden("Snake").gltf_physics.gravity_line_points] \
+        == points
+    joint = overridden("Hinge").gltf_physics
+    assert [limit.min_distance for limit in joint.joint_limits] == [-1, -2, -3]
+    assert [drive.stiffness for drive in joint.joint_drives] == [pytest.approx(0.0), 7.0]

@@ -396,7 +396,8 @@ OVERRIDABLE = (GltfPhysicsJointLimitProperties, GltfPhysicsJointDriveProperties,
 
 def _make_overridable(cls: type) -> None:
     """Flag every property of `cls` (and the classes it mixes in) library-overridable;
-    list items may be added to an override."""
+    list items may be added to an override, placed by their index (the items have no names:
+    Blender matched them by their empty names, and a reload lost all but one, out of order)."""
     for base in reversed(cls.__mro__):
         for prop in vars(base).get("__annotations__", {}).values():
             keywords = getattr(prop, "keywords", None)
@@ -404,7 +405,7 @@ def _make_overridable(cls: type) -> None:
                 continue
             flags = {"LIBRARY_OVERRIDABLE"}
             if prop.function is CollectionProperty:
-                flags.add("USE_INSERTION")
+                flags |= {"USE_INSERTION", "NO_PROPERTY_NAME"}
             keywords["override"] = flags
 
 
