@@ -30,8 +30,27 @@ def _placed(objects: Iterable[bpy.types.Object],
             continue
         if kit not in memo:
             walking.add(kit)
-            members = list(kit.all_objects)
+            members = _with_children(kit.all_objects)
             memo[kit] = Counter(members) + _placed(members, memo, walking)
             walking.discard(kit)
         counts.update(memo[kit])
     return counts
+
+
+def _with_children(members: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
+    """A collection's objects and their children, which the exporter writes with each
+    instance even when they are in no collection it instances (each once)."""
+    found = list(dict.fromkeys(members))
+    if not any(obj.children for obj in found):  # (most kits: no object scan)
+        return found
+    children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
+    for obj in bpy.data.objects:
+        if obj.parent is not None:
+            children.setdefault(obj.parent, []).append(obj)
+    seen = set(found)
+    for obj in found:  # (grows while walked)
+        for child in children.get(obj, ()):
+            if child not in seen:
+                seen.add(child)
+                found.append(child)
+    return found

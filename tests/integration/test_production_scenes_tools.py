@@ -1142,3 +1142,31 @@ def test_removing_a_layer_moves_the_ticks_of_objects_only_in_an_instanced_collec
     assert bpy.ops.gltf_physics.layer_remove() == {"FINISHED"}
     assert [layer.name for layer in scene.gltf_physics.layers] == ["B", "C"]
     assert tuple(crate.gltf_physics.filter_layers[:2]) == (True, False)  # still B
+
+
+def test_a_kit_objects_child_outside_the_kit_moves_its_ticks_with_the_layers(clean_scene,
+                                                                             capfd):
+    """A child of a kit's object that is in no collection the scene sees is written with
+    each instance: removing a layer moves its ticks too (they stayed, and its filter lost
+    its layer), and a new layer in its ticked slot names it (it was not said)."""
+    scene = bpy.context.scene
+    for name in ("A", "B", "C"):
+        scene.gltf_physics.layers.add().name = name
+    kit, elsewhere = bpy.data.collections.new("Kit"), bpy.data.collections.new("Elsewhere")
+    door = h.set_physics(bpy.data.objects.new("Door", None), motion_type="DYNAMIC")
+    handle = h.set_physics(bpy.data.objects.new("Handle", None), shape_type="BOX",
+                           use_filter=True)
+    kit.objects.link(door)
+    elsewhere.objects.link(handle)
+    handle.parent = door
+    handle.gltf_physics.filter_layers[2] = True  # C
+    instance = h.empty_object("KitInstance")
+    instance.instance_type, instance.instance_collection = "COLLECTION", kit
+    scene.gltf_physics.active_layer = 1
+    assert bpy.ops.gltf_physics.layer_remove() == {"FINISHED"}  # B
+    assert [layer.name for layer in scene.gltf_physics.layers] == ["A", "C"]
+    assert tuple(handle.gltf_physics.filter_layers[:3]) == (False, True, False)  # still C
+    handle.gltf_physics.filter_layers[2] = True  # (a slot no layer of this scene has)
+    capfd.readouterr()
+    assert bpy.ops.gltf_physics.layer_add() == {"FINISHED"}
+    assert "Handle already ticks the slot of the new layer" in capfd.readouterr().out
