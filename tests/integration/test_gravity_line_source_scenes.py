@@ -176,3 +176,73 @@ def test_an_export_says_once_that_no_exported_scene_evaluates_the_line_object(
     written = _written_points(gltf)
     assert len(written) == (1 if rail_in == "B" else 2)
     assert all([round(v, 5) for v in points] == [5, 0, 0, 5, 1, 0] for points in written)
+
+
+MESH_NOT_EVALUATED = "mesh-object-not-evaluated"
+
+
+def _box_rail(scene: bpy.types.Scene, name: str) -> bpy.types.Object:
+    """A cube 'name' at the origin of `scene` with an Array modifier of 4 along X: 32
+    vertices evaluated, 8 without its modifiers."""
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)], [],
+                     [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4),
+                      (1, 5, 7, 3)])
+    obj = bpy.data.objects.new(name, mesh)
+    scene.collection.objects.link(obj)
+    obj.modifiers.new("Array", "ARRAY").count = 4
+    return obj
+
+
+def _mesh_counts(gltf: dict) -> dict[str, int]:
+    return {mesh["name"]: gltf["accessors"][mesh["primitives"][0]["attributes"]["POSITION"]]
+            ["count"] for mesh in gltf.get("meshes", [])}
+
+
+@pytest.mark.parametrize("user", ["gravity shape", "collider"])
+@pytest.mark.parametrize("active_scene", [True, False])
+def test_a_shapes_mesh_no_exported_scene_evaluates_is_said_once(
+        clean_scene, tmp_path: Path, caplog, user: str, active_scene: bool) -> None:
+    """A shaped gravity volume's Shape Mesh, or a hull collider's Mesh Object, only in scene
+    B with an Array modifier: exporting the active scene A writes its own 8 vertices and
+    says so once (it was not said); exporting both scenes reads it as B evaluates it (32)."""
+    scene_a, scene_b = _two_scenes()
+    source = _box_rail(scene_b, "Source")
+    _evaluate(scene_b)
+    holder = bpy.data.objects.new("Holder", None)
+    scene_a.collection.objects.link(holder)
+    props = holder.gltf_physics
+    if user == "gravity shape":
+        props.shape_type, props.shape_role, props.gravity_type = "SPHERE", "TRIGGER", "SHAPED"
+        props.gravity_shape_type, props.gravity_shape_object = "CONVEX", source
+    else:
+        props.motion_type, props.shape_type = "DYNAMIC", "CONVEX"
+        props.mesh_source, props.mesh_object = "OBJECT", source
+    gltf, log = _export(tmp_path / "out.gltf", caplog, use_active_scene=active_scene)
+    said = [line for line in log if line.endswith(f"[{MESH_NOT_EVALUATED}]")]
+    if active_scene:
+        assert said == [
+            "gltf_physics: Holder: its mesh Source is not evaluated in any exported scene (it "
+            "is in none, or excluded or disabled in viewports there, or its scene was not shown "
+            "since the file was opened): its own mesh is written, without its modifiers and "
+            f"shape keys (link Source into Holder's scene) [{MESH_NOT_EVALUATED}]"], log
+        assert _mesh_counts(gltf)["Source.collision"] == 8
+    else:
+        assert said == [], log
+        assert _mesh_counts(gltf)["Source.collision"] == 32
+
+
+def test_an_unevaluated_mesh_without_modifiers_is_not_said(clean_scene, tmp_path: Path,
+                                                           caplog) -> None:
+    """Nothing is lost when the mesh has no modifiers or shape keys: nothing is said."""
+    scene_a, scene_b = _two_scenes()
+    source = _box_rail(scene_b, "Source")
+    source.modifiers.clear()
+    holder = bpy.data.objects.new("Holder", None)
+    scene_a.collection.objects.link(holder)
+    props = holder.gltf_physics
+    props.motion_type, props.shape_type = "DYNAMIC", "CONVEX"
+    props.mesh_source, props.mesh_object = "OBJECT", source
+    gltf, log = _export(tmp_path / "out.gltf", caplog, use_active_scene=True)
+    assert not [line for line in log if MESH_NOT_EVALUATED in line], log
+    assert _mesh_counts(gltf)["Source.collision"] == 8

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gltf_physics.io import capsule
@@ -43,6 +43,7 @@ def section(kind: str, height: float, top: float, bottom: float) -> np.ndarray:
 @pytest.mark.parametrize("kind, height, top, bottom", SHAPES)
 @settings(max_examples=40, deadline=None)
 @given(point=st.tuples(*[st.floats(-3, 3)] * 3))
+@example(point=(0.0, 1.0, 1.7460478790748162e-181))  # (on a capsule's top: either answer)
 def test_the_pull_goes_to_the_nearest_point_of_the_shape(kind, height, top, bottom, point):
     p = np.array(point)
     shape = Shape(kind=kind, height=height, radius_top=top, radius_bottom=bottom)
@@ -50,9 +51,13 @@ def test_the_pull_goes_to_the_nearest_point_of_the_shape(kind, height, top, bott
     r, y = math.hypot(p[0], p[2]), p[1]
     boundary = section(kind, height, top, bottom)
     distance = float(np.min(np.hypot(boundary[:, 0] - r, boundary[:, 1] - y)))
-    assert np.array_equal(nearest, p) == inside_solid(kind, height, top, bottom, r, y)
-    assert float(np.linalg.norm(nearest - p)) == pytest.approx(
-        0.0 if inside_solid(kind, height, top, bottom, r, y) else distance, abs=2e-4)
+    inside = inside_solid(kind, height, top, bottom, r, y)
+    # (within 1e-9 of the surface either answer holds: the point is its own nearest)
+    on_surface = len({inside_solid(kind, height, top, bottom, r + dr, y + dy)
+                      for dr in (-1e-9, 1e-9) for dy in (-1e-9, 1e-9)}) > 1
+    assert np.array_equal(nearest, p) == inside or on_surface
+    assert float(np.linalg.norm(nearest - p)) == pytest.approx(0.0 if inside else distance,
+                                                              abs=2e-4)
     if r > 1e-9:  # (in the plane of the axis and the point, on the point's side)
         assert nearest[0] * p[2] - nearest[2] * p[0] == pytest.approx(0.0, abs=1e-9)
         assert nearest[0] * p[0] + nearest[2] * p[2] >= -1e-12

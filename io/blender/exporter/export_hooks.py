@@ -53,6 +53,7 @@ from ..gravity.export import export_gravity, has_world_gravity, say_gravity_with
 from ..settings.properties import MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
 from ..tools.ownership import IMPORT_ORPHANS, made_by
+from .evaluated import Evaluated, loses_evaluation
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass
 from .node_index import NodeIndex, is_stray_dupli
@@ -184,6 +185,9 @@ class PhysicsExportExtension(JointExport):
         self.trigger_children: list[_Record] = []  # trigger-only records of child objects
         self.shape_node_of: dict[int, Any] = {}  # id(object's node) → node with its shape
         self.built_meshes: dict[tuple[int, int], Any] = {}
+        #: the scenes this export writes (from its first tree): where those meshes are read
+        self.writes_scenes: list[bpy.types.Scene] = []
+        self.evaluated = Evaluated(self.writes_scenes)
         self.mesh_nodes: dict[int, Any] = {}
         self.index = NodeIndex()
         self.libraries = bool(bpy.data.libraries)  # (none: no object can be linked)
@@ -239,6 +243,10 @@ class PhysicsExportExtension(JointExport):
         # The exporter makes the scene it gathers the context's scene (VExportTree.construct).
         if bpy.context.scene not in self.exported_scenes:
             self.exported_scenes.append(bpy.context.scene)
+        if not self.writes_scenes:  # (as the exporter picks them: every scene, or this one)
+            every = not export_settings.get("gltf_active_scene", True) \
+                and not export_settings.get("gltf_collection")
+            self.writes_scenes.extend(bpy.data.scenes if every else [bpy.context.scene])
         layers = self._layers_of(bpy.context.scene)
         if layers != self.layer_names:
             self.layer_names = layers
@@ -640,11 +648,23 @@ class PhysicsExportExtension(JointExport):
         return self._built_mesh(source, obj, self.yup)
 
     def _built_mesh(self, source: bpy.types.Object, obj: bpy.types.Object, yup: bool) -> Any:
-        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair)."""
+        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair); when
+        no exported scene evaluates it, its own mesh, said once per object when that loses
+        its modifiers or shape keys."""
         key = (source.as_pointer(), obj.as_pointer())
         if key not in self.built_meshes:
             to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
-            depsgraph = bpy.context.evaluated_depsgraph_get()
+            depsgraph = self.evaluated.reading(source)
+            if depsgraph is None:
+                depsgraph = bpy.context.evaluated_depsgraph_get()
+                if loses_evaluation(source):
+                    self.report.warn(
+                        "mesh-object-not-evaluated", obj.name,
+                        f"its mesh {source.name} is not evaluated in any exported scene (it "
+                        "is in none, or excluded or disabled in viewports there, or its scene "
+                        "was not shown since the file was opened): its own mesh is written, "
+                        f"without its modifiers and shape keys (link {source.name} into "
+                        f"{obj.name}'s scene)")
             self.built_meshes[key] = gltf_mesh_from_object(
                 f"{source.name}.collision", source, depsgraph, to_target, yup
             )

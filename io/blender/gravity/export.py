@@ -4,7 +4,6 @@ and the world gravity of the scene the export started in (another exported scene
 differs is said, not written)."""
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
 from typing import Any
 
 import bpy
@@ -13,7 +12,8 @@ from ... import rules
 from ...diagnostics import Report
 from ...gravity import Gravity, GravityScene
 from ...model import NodePhysics, PhysicsScene, Trigger
-from .bridge import evaluated_objects, gravity_of, line_object, world_gravity_of
+from ..exporter.evaluated import Evaluated
+from .bridge import gravity_of, line_object, world_gravity_of
 from .properties import LINE_OBJECT_TYPES
 
 
@@ -55,7 +55,7 @@ def export_gravity(
         _say_other_worlds(gravity, scenes, yup, report, written)
     volumes: dict[int, Gravity | None] = {}
     failed: set[int] = set()
-    evaluated = _Evaluated(scenes)
+    evaluated = Evaluated(scenes)
     for record in records:
         if not record.gravity:
             continue
@@ -82,7 +82,7 @@ def export_gravity(
 
 def _volume_of(obj: bpy.types.Object, yup: bool,
                mesh_ref: Callable[[bpy.types.Object], Any] | None,
-               evaluated: "_Evaluated", report: Report) -> Gravity | None:
+               evaluated: Evaluated, report: Report) -> Gravity | None:
     """The object's volume; a line's object is read as an exported scene evaluates it (when
     none does, its own mesh is written, without its modifiers: said)."""
     source = line_object(obj) if obj.gltf_physics.gravity_type == "LINE" else None
@@ -95,27 +95,6 @@ def _volume_of(obj: bpy.types.Object, yup: bool,
                     "or disabled in viewports there): its points are written from its own "
                     f"mesh, without its modifiers (link {source.name} into the scene)")
     return gravity_of(obj, yup, mesh_ref, depsgraph)
-
-
-class _Evaluated:
-    """The depsgraphs of an export's scenes and the objects each evaluates (each walked
-    once, when a line's object is first looked for)."""
-
-    def __init__(self, scenes: Sequence[bpy.types.Scene]) -> None:
-        self._scenes = scenes
-        self._found: list[tuple[bpy.types.Depsgraph, set[int]]] | None = None
-
-    def reading(self, source: bpy.types.Object) -> bpy.types.Depsgraph | None:
-        """The depsgraph that evaluates a line's object `source`: the exporting scene's,
-        else one of an exported scene's view layers (the exporter evaluated it); None when
-        none does."""
-        if self._found is None:
-            here = bpy.context.evaluated_depsgraph_get()
-            others = (layer.depsgraph for scene in self._scenes
-                      if scene != bpy.context.scene for layer in scene.view_layers)
-            self._found = [(each, evaluated_objects(each)) for each in chain([here], others)
-                           if each is not None]
-        return next((each for each, uids in self._found if source.session_uid in uids), None)
 
 
 def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], yup: bool,
