@@ -125,10 +125,13 @@ def test_a_car_instancer_finds_the_seat_in_its_own_kit(clean_scene, tmp_path, fm
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_seat_from_a_kit_nested_in_the_car_kit_is_found(clean_scene, tmp_path, fmt, caplog):
+@pytest.mark.parametrize("kits_in_scene", [False, True])
+def test_a_seat_from_a_kit_nested_in_the_car_kit_is_found(clean_scene, tmp_path, fmt, caplog,
+                                                          kits_in_scene):
     """A car kit whose pilot seat comes from a seat kit instanced inside it (a chair asset
     reused in every vehicle), the car kit instanced twice: each car has its own chair's
-    seat."""
+    seat. Also with both kits linked into the scene and excluded (the usual layout, which
+    the exporter writes at the top level too): each car took that top-level seat."""
     seat_kit = bpy.data.collections.new("SeatKit")
     seat = h.set_physics(h.empty_object("Seat"), is_seat=True)
     into_collection([seat], seat_kit)
@@ -140,12 +143,16 @@ def test_a_seat_from_a_kit_nested_in_the_car_kit_is_found(clean_scene, tmp_path,
     into_collection([car], car_kit)
     for name, x in (("CarA", 0.0), ("CarB", 10.0)):
         instancer(name, car_kit, (x, 0, 0))
+    if kits_in_scene:
+        for kit in (seat_kit, car_kit):
+            clean_scene.collection.children.link(kit)
+            bpy.context.view_layer.layer_collection.children[kit.name].exclude = True
     gltf = export_logged(tmp_path / "chairs.gltf", fmt, caplog)
     assert said(caplog, UNRESOLVED) == []
     cars = indices(gltf, "Car")
-    assert len(cars) == 2
+    assert len(cars) == (3 if kits_in_scene else 2)  # (and the kit's own car, at the top)
     pilots = {vehicle_body(gltf, node)["pilotSeat"] for node in cars}
-    assert len(pilots) == 2
+    assert len(pilots) == len(cars)
     for node in cars:
         pilot = vehicle_body(gltf, node)["pilotSeat"]
         assert gltf["nodes"][pilot]["name"] == "Seat" and node in ancestors(gltf, pilot)

@@ -863,12 +863,13 @@ class PhysicsExportExtension(JointExport):
         return vehicles
 
     def _seat_node(self, car: bpy.types.Object, seat: bpy.types.Object, near: Any) -> Any:
-        """The node of the pilot seat of vehicle `car` (at node `near`): in the car's scope or
-        one around it, else in one instance under the car (a seat in the kit the car
-        instances, or in a kit instanced in the car's); None, said, when there is none."""
-        node = self.index.node_of(seat, near)
+        """The node of the pilot seat of vehicle `car` (at node `near`): in the one instance
+        under the car that has it (a seat in the kit the car instances, or in a kit instanced
+        in the car's: the car's own, though the kit is also written elsewhere), else in the
+        car's scope or one around it; None, said, when there is none."""
+        node = self.index.node_below(seat, near)
         if node is None:
-            node = self.index.node_below(seat, near)
+            node = self.index.node_of(seat, near)
         if node is None:
             self.report.warn(
                 "pilot-seat-unresolved", car.name,
