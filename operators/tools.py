@@ -4,6 +4,7 @@
 import bpy
 
 from ..io.blender.gravity import preview as gravity_preview
+from ..io.blender.layer_ticks import changed_elsewhere, filter_slots
 from ..io.blender.preview import native_rigid_body
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.property_copy import (
@@ -47,6 +48,7 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
             self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
         without_links: dict[str, list[str]] = {}
+        slots = {target: filter_slots(target) for target in targets}
         for target in targets:
             copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's
             for change in _own_links_only(source, target):
@@ -56,6 +58,9 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
             self.report({"WARNING"}, _other_roles(source, others))
         if without_links:
             self.report({"WARNING"}, _without_links(without_links))
+        elsewhere = changed_elsewhere(slots, context.scene)
+        if elsewhere:
+            self.report({"WARNING"}, elsewhere)
         return {"FINISHED"}
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import bpy
 
+from .instances import exported_objects
 from .settings.properties import MAX_LAYERS
 
 
@@ -31,3 +32,41 @@ def ticking(objects: Iterable[bpy.types.Object], indices: list[int]) -> dict[int
             if slots[index]:
                 found[index].append(obj.name_full)
     return {index: sorted(names) for index, names in found.items() if names}
+
+
+def changed_elsewhere(before: dict[bpy.types.Object, list[bool]], home: bpy.types.Scene
+                      ) -> str | None:
+    """What changing these objects' filters (their slots `before`, `filter_slots`) did in the
+    other scenes that export them, where layers of those numbers are other layers or missing
+    (a filter ticks layers by number, so each scene reads it with its own layers); None when
+    nothing."""
+    here = [layer.name for layer in home.gltf_physics.layers]
+    parts: list[str] = []
+    for other in bpy.data.scenes:
+        if other == home:
+            continue
+        there = [layer.name for layer in other.gltf_physics.layers]
+        placed: set[bpy.types.Object] | None = None
+        differ: dict[int, list[str]] = {}
+        for obj, slots in before.items():
+            changed = [i for i, (old, new) in enumerate(zip(slots, filter_slots(obj),
+                                                            strict=True))
+                       if old != new and _name_at(there, i) != _name_at(here, i)]
+            if not changed:
+                continue
+            placed = placed if placed is not None else set(exported_objects(other))
+            if obj in placed:
+                for index in changed:
+                    differ.setdefault(index, []).append(obj.name)
+        parts += [f"layer {i + 1} is {_name_at(there, i) or 'missing'} in scene {other.name} "
+                  f"({_name_at(here, i) or 'missing'} here) for {', '.join(sorted(names))}"
+                  for i, names in sorted(differ.items())]
+    if not parts:
+        return None
+    return f"Collision filters tick layers by number, and other scenes export these objects: " \
+        f"{'; '.join(parts)}; give the scenes the same layers in the same order, or keep the " \
+        "objects out of them"
+
+
+def _name_at(names: list[str], index: int) -> str | None:
+    return names[index] if index < len(names) else None

@@ -350,3 +350,29 @@ def test_a_copied_line_gravity_uses_its_own_points_without_a_line_object(clean_s
     assert warnings(lines) == [
         "Warning: Links to other objects are not copied, and some targets have none of "
         "their own: no Shape Mesh on Pull2 (pick theirs in the physics panel)"]
+
+
+def test_a_copied_filter_says_what_it_means_in_another_scene(clean_scene, capfd):
+    """Scene A's layers are Red, Blue; scene B's Blue, Red. Copying a filter onto an object
+    both scenes export makes it Red in A and Blue in B: said (it was silent), with the
+    layers; an object only in A is not named."""
+    for name in ("Red", "Blue"):
+        clean_scene.gltf_physics.layers.add().name = name
+    other = bpy.data.scenes.new("B")
+    for name in ("Blue", "Red"):
+        other.gltf_physics.layers.add().name = name
+    source = body("Source", (0, 0, 0))
+    h.set_physics(source, use_filter=True)
+    source.gltf_physics.filter_layers[0] = True  # Red here
+    shared, alone = body("Shared", (3, 0, 0)), body("Alone", (6, 0, 0))
+    other.collection.objects.link(shared)
+    select(shared, alone, active=source)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"}
+    assert warnings(lines) == [
+        "Warning: Collision filters tick layers by number, and other scenes export these "
+        "objects: layer 1 is Blue in scene B (Red here) for Shared; give the scenes the same "
+        "layers in the same order, or keep the objects out of them"], lines
+    select(shared, active=source)  # (nothing changes now: nothing said)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"} and warnings(lines) == [], lines
