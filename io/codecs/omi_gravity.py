@@ -142,7 +142,11 @@ def decode_gravity(
     scene = GravityScene()
     where = f"/extensions/{GRAVITY_EXT}"
     root = read.obj(view.extension(GRAVITY_EXT), where)
-    if root is not None:
+    if root is not None and not is_finite_number(root.get("gravity")):
+        read.bad(f"{where}/gravity", "the world gravity's amount is missing or not a number: "
+                 "no world gravity read (it would stop or fling everything)",
+                 "world-gravity-skipped")
+    elif root is not None:
         scene.world = WorldGravity(**decode_fields(root, WORLD_GRAVITY, where, read))
     for index in view.users(GRAVITY_EXT):
         node_where = f"/nodes/{index}/extensions/{GRAVITY_EXT}"

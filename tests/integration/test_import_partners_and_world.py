@@ -262,21 +262,42 @@ def _prop(path: Path, world: dict) -> Path:
     return path
 
 
-@pytest.mark.parametrize("ticked", [False, True], ids=["unset", "default"])
-def test_a_level_at_the_default_is_told_of_the_files_world_gravity(
-        clean_scene, tmp_path: Path, caplog, ticked: bool) -> None:
-    clean_scene.gltf_physics.use_world_gravity = ticked
-    h.mesh_object("Floor")  # the artist's level
-    log = _import_logged(_prop(tmp_path / "p.gltf", {"gravity": 0.0}), caplog, fresh=False)
+@pytest.mark.parametrize("own", [None, 9.80665, 1.62], ids=["unset", "default", "moon"])
+def test_a_level_keeps_its_world_gravity_and_is_told_of_the_files(
+        clean_scene, tmp_path: Path, caplog, own) -> None:
+    """An asset imported into a level (the scene held objects) does not change the level's
+    world gravity (it was set to the file's, even the default one the level fell by); the
+    file's is said once, with both values and where to set it."""
     props = clean_scene.gltf_physics
-    assert props.use_world_gravity and props.world_gravity_amount == 0.0  # written
-    assert _coded(log, "world-gravity-set") == [
-        "gltf_physics: /extensions/OMI_physics_gravity: the scene's world gravity, the default "
-        "9.807 m/s² along (0, 0, -1), set to the file's 0 m/s² along (0, 0, -1): the scene's "
-        f"other objects fall by it too; set it back in {PLACE} [world-gravity-set]"]
-    assert any("physics problem (world-gravity-set)" in line for line in log)  # operator
+    props.use_world_gravity = own is not None
+    props.world_gravity_amount = 9.80665 if own is None else own
+    h.mesh_object("Floor")  # the artist's level
+    before = (props.use_world_gravity, props.world_gravity_amount,
+              tuple(props.world_gravity_direction))
+    log = _import_logged(_prop(tmp_path / "p.gltf", {"gravity": 0.0}), caplog, fresh=False)
+    assert (props.use_world_gravity, props.world_gravity_amount,
+            tuple(props.world_gravity_direction)) == before
+    kept = "9.807" if own in (None, 9.80665) else "1.62"
+    assert _coded(log, "world-gravity-not-applied") == [
+        "gltf_physics: /extensions/OMI_physics_gravity: the file's world gravity 0 m/s² along "
+        "(0, 0, -1) is not applied: the scene held objects before the import (a level) and "
+        f"keeps its own, {kept} m/s² along (0, 0, -1); set the file's in {PLACE} if the level "
+        "should have it [world-gravity-not-applied]"]
+    assert any("physics problem (world-gravity-not-applied)" in line for line in log)
     assert [line for line in log if "world-gravity" in line and "problem" not in line] == \
-        _coded(log, "world-gravity-set")
+        _coded(log, "world-gravity-not-applied")
+
+
+@pytest.mark.parametrize("world", [{"gravity": "heavy"}, {}, {"gravity": None},
+                                   {"direction": [1, 0, 0]}])
+def test_a_world_gravity_without_a_number_is_not_read(clean_scene, tmp_path: Path, caplog,
+                                                      world) -> None:
+    """A world gravity whose amount is missing or not a finite number is said and not read:
+    an import into an empty scene set it to 0 (nothing fell)."""
+    log = _import_logged(_prop(tmp_path / "p.gltf", world), caplog)
+    props = bpy.context.scene.gltf_physics
+    assert not props.use_world_gravity and props.world_gravity_amount == pytest.approx(9.80665)
+    assert len(_coded(log, "world-gravity-skipped")) == 1, log
 
 
 def test_a_level_importing_the_default_world_gravity_hears_nothing(

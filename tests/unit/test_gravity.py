@@ -312,9 +312,9 @@ def test_bad_input_is_said_once_and_never_raises() -> None:
     assert sorted(scene.nodes) == [1, 2, 3, 4, 5]
     assert scene.nodes[1].points == ((0.0, 0.0, 0.0),)
     assert scene.nodes[4].priority == 2 and scene.nodes[4].gravity == 0.0
-    assert scene.world == WorldGravity(0.0)
+    assert scene.world is None  # (no amount: read as 0, it stopped everything)
     assert report.codes() == [
-        "missing-required", "bad-value", "gravity-type-unknown", "gravity-line-points",
+        "world-gravity-skipped", "gravity-type-unknown", "gravity-line-points",
         "gravity-shape-missing", "bad-index", "not-an-object", "missing-required",
         "gravity-priority-fraction", "not-a-number", "not-a-boolean", "not-an-object"]
 

@@ -238,13 +238,23 @@ DEFAULT_WORLD = WorldGravity(**{row.attr: row.default for row in WORLD_GRAVITY})
 
 def import_world_gravity(scene: bpy.types.Scene, world: WorldGravity, where: str,
                          report: Report, yup: bool = True, level: bool = False) -> None:
-    """Set the scene's world gravity from a file's. When the scene had set its own, not the
-    default: a file stating only the default keeps it (a note), and a file replacing it with
-    another says so, once, with both values. A scene at the default that already held other
-    objects (`level`: a level the file is imported into) is told of the new one too."""
+    """Set the scene's world gravity from a file's, unless the scene is a level (`level`: it
+    held objects before the import): a level keeps its own (the default when unset), and a
+    file's that pulls otherwise is said once, with both values and where to set it. In a
+    scene the import is all of, one the scene had set itself (not the default) is kept when
+    the file states only the default (a note), and otherwise replaced, said once."""
     own = world_gravity_of(scene, yup)
     if own is not None and _same_pull(own, DEFAULT_WORLD):
         own = None  # the default is no setting of the user's to keep or to lose
+    if level:
+        kept = DEFAULT_WORLD if own is None else own
+        if not _same_pull(world, kept):
+            report.warn("world-gravity-not-applied", where,
+                        f"the file's world gravity {_shown(world, yup)} is not applied: the "
+                        "scene held objects before the import (a level) and keeps its own, "
+                        f"{_shown(kept, yup)}; set the file's in {WORLD_GRAVITY_PLACE} if the "
+                        "level should have it")
+        return
     if own is not None and _same_pull(world, DEFAULT_WORLD):
         report.info("world-gravity-kept", where,
                     f"the file's world gravity is the default ({_shown(DEFAULT_WORLD, yup)}): "
@@ -252,17 +262,11 @@ def import_world_gravity(scene: bpy.types.Scene, world: WorldGravity, where: str
         return
     write_world_gravity(scene, world, yup)
     new = world_gravity_of(scene, yup)
-    if new is None or _same_pull(DEFAULT_WORLD if own is None else own, new):
+    if new is None or own is None or _same_pull(own, new):
         return
-    if own is not None:
-        report.warn("world-gravity-replaced", where,
-                    f"the scene's world gravity {_shown(own, yup)} replaced by the file's "
-                    f"{_shown(new, yup)}; set it back in {WORLD_GRAVITY_PLACE}")
-    elif level:
-        report.warn("world-gravity-set", where,
-                    f"the scene's world gravity, the default {_shown(DEFAULT_WORLD, yup)}, set "
-                    f"to the file's {_shown(new, yup)}: the scene's other objects fall by it "
-                    f"too; set it back in {WORLD_GRAVITY_PLACE}")
+    report.warn("world-gravity-replaced", where,
+                f"the scene's world gravity {_shown(own, yup)} replaced by the file's "
+                f"{_shown(new, yup)}; set it back in {WORLD_GRAVITY_PLACE}")
 
 
 def _same_pull(a: WorldGravity, b: WorldGravity) -> bool:
