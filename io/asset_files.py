@@ -38,6 +38,9 @@ GLB_HEADER: Final = struct.Struct("<4sII")
 GLB_CHUNK: Final = struct.Struct("<II")
 #: an existing different file where a resource would be copied (an error: kept)
 RESOURCE_CONFLICT: Final = "resource-exists"
+#: a copied resource would land on a file the run writes or reads (OUTPUT, the report,
+#: INPUT or a file INPUT names): never written, --overwrite or not
+RESOURCE_CLASH: Final = "resource-clash"
 
 
 
@@ -201,9 +204,20 @@ def file_resources(gltf: Mapping[str, Any]) -> list[str]:
     return uris
 
 
+def named_files(gltf: Mapping[str, Any], source_dir: Path) -> list[Path]:
+    """The files a .gltf's relative buffers and images name that `external_reader` would read
+    (refused and missing ones left out)."""
+    found = []
+    for uri in dict.fromkeys(file_resources(gltf)):
+        with contextlib.suppress(ResourceError):
+            found.append(Path(resolve(uri, source_dir)[0]))
+    return found
+
+
 def copy_resources(
     gltf: Mapping[str, Any], source_dir: Path, target_dir: Path, report: Report,
     staged: StagedFiles | None = None, overwrite: bool = False,
+    reserved: Mapping[Path, str] | None = None,
 ) -> None:
     """Copy a .gltf's (or a .glb's) relative buffers and images from `source_dir` to
     `target_dir` so its URIs stay valid. Sources are read through `external_reader` (only
@@ -211,15 +225,21 @@ def copy_resources(
     outside `target_dir`. An existing different file is replaced only with `overwrite` (and
     never when it is not a plain file); otherwise it is kept and reported as an error
     (`RESOURCE_CONFLICT`: the written file would name another file's bytes). With `staged`,
-    the copies are staged there (moved into place by its commit)."""
+    the copies are staged there (moved into place by its commit). `reserved`: files no copy
+    may land on, whatever `overwrite` says (what each is, for the message): the run's own
+    outputs and inputs; one that would is an error (`RESOURCE_CLASH`), as is a copy landing
+    on another's target or on a file the .gltf names."""
     if source_dir.resolve() == target_dir.resolve():
         return
     if staged is None:
         with StagedFiles() as own:
-            copy_resources(gltf, source_dir, target_dir, report, own, overwrite)
+            copy_resources(gltf, source_dir, target_dir, report, own, overwrite, reserved)
             own.commit()
         return
     root = os.path.realpath(target_dir)
+    taken = {os.path.realpath(path): what for path, what in (reserved or {}).items()}
+    taken.update((os.path.realpath(path), "a file it names")
+                 for path in named_files(gltf, source_dir))
     for uri in dict.fromkeys(file_resources(gltf)):
         try:
             source, size = resolve(uri, source_dir)
@@ -228,6 +248,12 @@ def copy_resources(
             report.warn(code, uri, f"not copied: {exc}")
             continue
         target = target_dir / os.path.normpath(unquote(uri))
+        clash = taken.get(os.path.realpath(target))
+        if clash is not None:
+            report.add("error", RESOURCE_CLASH, uri, f"its copy {target} would be {clash}: "
+                       "not written")
+            continue
+        taken[os.path.realpath(target)] = f"the copy of {uri}"
         if size > MAX_BUFFER_BYTES:
             report.warn("resource-refused", uri, f"{size:,} bytes, more than the "
                         f"{MAX_BUFFER_BYTES:,} copied at most: not copied")

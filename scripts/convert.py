@@ -76,16 +76,19 @@ def print_issues(issues: list[Any]) -> None:
         print(f"{issue.severity}: {issue.code}: {issue.where}: {issue.message}")
 
 
-def target_problem(args: argparse.Namespace) -> str | None:
+def target_problem(args: argparse.Namespace, named: tuple[Path, ...] = ()) -> str | None:
     """Why OUTPUT or the report file cannot be written, or None: the converter never writes
-    over INPUT or through a symlink, never writes OUTPUT and the report to one file, and
-    replaces an existing file only with --overwrite."""
+    over INPUT or a file it names (`named`: its buffers and images) or through a symlink,
+    never writes OUTPUT and the report to one file, and replaces an existing file only with
+    --overwrite."""
     targets = [args.output] + ([args.report] if args.report is not None else [])
     if args.report is not None and _same(args.report, args.output):
         return f"the report file and OUTPUT are the same file ({args.output})"
     for target in targets:
         if _same(target, args.input):
             return f"{target} is INPUT: write to another file"
+        if any(_same(target, path) for path in named):
+            return f"{target} is a file INPUT names: write to another file"
         if target.is_symlink():
             return f"{target} is a symbolic link: the converter does not write through one"
         if target.exists() and not target.is_file():
@@ -93,6 +96,14 @@ def target_problem(args: argparse.Namespace) -> str | None:
         if target.exists() and not args.overwrite:
             return f"{target} exists: pass --overwrite to replace it"
     return None
+
+
+def _reserved(args: argparse.Namespace) -> dict[Path, str]:
+    """The files no copied resource may land on: what the run writes and reads."""
+    reserved = {args.output: "OUTPUT", args.input: "INPUT"}
+    if args.report is not None:
+        reserved[args.report] = "the report file"
+    return reserved
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -134,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.input} not converted: it names files the converter does not read "
               "(see README, Files from strangers)", file=sys.stderr)
         return 1
-    problem = target_problem(args)
+    problem = target_problem(args, tuple(asset_files.named_files(gltf, args.input.parent)))
     if problem is not None:
         print(f"error: nothing written: {problem}", file=sys.stderr)
         return 1
@@ -152,7 +163,14 @@ def main(argv: list[str] | None = None) -> int:
             staged.write(args.output, asset_files.asset_bytes(args.output, out, binary))
             writing = args.output.parent
             asset_files.copy_resources(out, args.input.parent, args.output.parent, report,
-                                       staged, overwrite=args.overwrite)
+                                       staged, overwrite=args.overwrite,
+                                       reserved=_reserved(args))
+            if asset_files.RESOURCE_CLASH in report.codes():
+                print_issues(report.listed())
+                print("error: nothing written: a file INPUT names would be copied over OUTPUT, "
+                      "the report, INPUT or a file INPUT names: write to another folder",
+                      file=sys.stderr)
+                return 1
             if asset_files.RESOURCE_CONFLICT in report.codes():
                 print_issues(report.listed())
                 print(f"error: nothing written: {args.output} would name files in its folder "

@@ -109,6 +109,42 @@ def test_a_different_resource_beside_output_is_replaced_only_with_overwrite(
     assert result.returncode == 1 and link_target.read_bytes() == b"keep"
 
 
+@pytest.mark.parametrize("case", ["report on the copied buffer", "output named like the buffer",
+                                  "report on the input's buffer", "copy onto the input"])
+def test_a_copied_resource_never_lands_on_a_file_the_run_writes_or_reads(tmp_path: Path,
+                                                                          case: str) -> None:
+    """A buffer copied beside OUTPUT would be the report file, or OUTPUT itself (its URI
+    names OUTPUT's name); the report would be INPUT's own buffer; the copy of INPUT's buffer
+    would be INPUT (INPUT in a folder its buffer's URI names): nothing is written, exit 1,
+    --overwrite or not (each wrote a broken file and exited 0, or replaced INPUT's files)."""
+    folder = tmp_path / "in"
+    path = source(folder)
+    if case == "report on the copied buffer":
+        args = [str(path), str(tmp_path / "w" / "out.gltf"), "--report",
+                str(tmp_path / "w" / "data.bin")]
+    elif case == "output named like the buffer":  # (a buffer file named out.gltf)
+        (folder / "out.gltf").write_bytes(BUFFER)
+        path.write_text(json.dumps(document("out.gltf")), encoding="utf-8")
+        args = [str(path), str(tmp_path / "w" / "out.gltf")]
+    elif case == "report on the input's buffer":
+        args = [str(path), str(tmp_path / "w" / "out.gltf"), "--report",
+                str(folder / "data.bin")]
+    else:  # INPUT in/sub/zone.gltf names sub/zone.gltf (in/sub/sub/zone.gltf); OUTPUT in/x
+        sub = folder / "sub"
+        sub.mkdir()
+        (sub / "sub").mkdir()
+        (sub / "sub" / "zone.gltf").write_bytes(BUFFER)
+        path = sub / "zone.gltf"
+        path.write_text(json.dumps(document("sub/zone.gltf")), encoding="utf-8")
+        args = [str(path), str(folder / "x.gltf")]
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    for extra in ([], ["--overwrite"]):
+        result = run_cli(*args, "--to", "khr", *extra)
+        assert result.returncode == 1, (result.stdout, result.stderr)
+        assert "nothing written" in result.stderr, result.stderr
+        assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
 def test_no_write_goes_through_a_symbolic_link(tmp_path: Path) -> None:
     path = source(tmp_path / "a")
     precious = tmp_path / "elsewhere" / "precious.gltf"
