@@ -6,15 +6,17 @@
 
 The extension must be installed (any repository, e.g. user_default); run from a checkout, the
 checkout itself is used when it is not. Each file is written as `<out>/<name>.glb`; files of
-the same name from different folders go to those folders' paths below `<out>` (relative to the
-folder they share), so no output overwrites another. Exit status: 0 when every file exported,
-1 otherwise.
+the same name from different folders go to those folders' paths below `<out>` (relative to
+the folder they share), and files of one name in one folder (good.blend, good.blend1) keep
+their whole names (good.blend.glb), so no output overwrites another. Exit status: 0 when every
+file exported, 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 from collections import defaultdict
@@ -42,8 +44,9 @@ def blender_argv() -> list[str]:
     return sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
 
 
-def enable_extension() -> str:
-    """Enable gltf_physics from wherever it is installed (or this checkout); its module."""
+def enable_extension(made: list[Path]) -> str:
+    """Enable gltf_physics from wherever it is installed (or this checkout, through a
+    temporary repository folder appended to `made`); its module."""
     import bpy  # noqa: I001 (first: it makes Blender's addon_utils importable)
     import addon_utils
 
@@ -56,6 +59,7 @@ def enable_extension() -> str:
     if not (checkout / "blender_manifest.toml").is_file():
         raise SystemExit("gltf_physics is not installed: install its zip first (README)")
     repo_dir = Path(tempfile.mkdtemp(prefix="gltf_physics_checkout_"))
+    made.append(repo_dir)
     (repo_dir / MODULE_NAME).symlink_to(checkout, target_is_directory=True)
     bpy.context.preferences.extensions.repos.new(
         name="checkout", module="checkout", custom_directory=str(repo_dir), source="USER")
@@ -79,8 +83,12 @@ def output_paths(blends: list[Path], out: Path, suffix: str) -> dict[Path, Path]
             targets[same[0]] = out / f"{same[0].stem}{suffix}"
             continue
         shared = Path(os.path.commonpath([source.parent for source in same]))
-        for source in same:
-            targets[source] = out / source.parent.relative_to(shared) / f"{source.stem}{suffix}"
+        folders = [source.parent.relative_to(shared) for source in same]
+        clash = len({str(folder).casefold() for folder in folders}) < len(same)
+        for source, folder in zip(same, folders, strict=True):
+            # (one folder holding several: good.blend and good.blend1 keep their whole names)
+            name = source.name if clash else source.stem
+            targets[source] = out / folder / f"{name}{suffix}"
     return {blend: targets[source] for blend, source in zip(blends, sources, strict=True)}
 
 
@@ -105,20 +113,37 @@ def export_file(blend: Path, target: Path, args: argparse.Namespace) -> Path:
 def main(argv: list[str]) -> int:
     """Export every file; the exit status."""
     args = parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    print(f"gltf_physics enabled as {enable_extension()}")
-    failed = 0
-    targets = output_paths(args.blend_files, args.out, ".gltf" if args.gltf else ".glb")
-    for blend in args.blend_files:
-        try:
-            target = export_file(blend, targets[blend], args)
-        except (RuntimeError, OSError) as exc:
-            failed += 1
-            print(f"error: {blend}: {exc}", file=sys.stderr)
-            continue
-        print(f"wrote {target}")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"error: --out {args.out}: {exc.strerror or exc}: nothing exported",
+              file=sys.stderr)
+        return 1
+    repo_dir: list[Path] = []
+    try:
+        print(f"gltf_physics enabled as {enable_extension(repo_dir)}")
+        failed = 0
+        targets = output_paths(args.blend_files, args.out, ".gltf" if args.gltf else ".glb")
+        for blend in args.blend_files:
+            try:
+                target = export_file(blend, targets[blend], args)
+            except (RuntimeError, OSError) as exc:
+                failed += 1
+                print(f"error: {blend}: {last_line(exc)}", file=sys.stderr)
+                continue
+            print(f"wrote {target}")
+    finally:
+        for folder in repo_dir:  # (the checkout's stand-in repository: a link, nothing more)
+            shutil.rmtree(folder, ignore_errors=True)
     print(f"{len(args.blend_files) - failed} of {len(args.blend_files)} file(s) exported")
     return 1 if failed else 0
+
+
+def last_line(exc: BaseException) -> str:
+    """What went wrong, in one line: an operator's error carries the exporter's whole
+    traceback, whose last line says it."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1] if lines else type(exc).__name__
 
 
 def leave(code: int) -> None:

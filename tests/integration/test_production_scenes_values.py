@@ -449,7 +449,8 @@ def test_every_data_changing_operator_is_undoable(clean_scene):
 # -- the batch exporter -------------------------------------------------------------------
 
 
-def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path):
+def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path, monkeypatch):
+    """Also: run from the checkout, it leaves no stand-in repository folder behind."""
     from tests.conftest import ROOT
     from tests.integration.test_readme_examples import run
 
@@ -464,6 +465,9 @@ def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path):
     bpy.ops.wm.read_homefile(use_empty=True)
     user = tmp_path / "user"
     user.mkdir()
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     out = tmp_path / "out"
     for fmt in ("khr", "omi"):
         done = run([str(ROOT / "scripts" / "export_physics.py"), *map(str, blends), "--out",
@@ -477,6 +481,7 @@ def test_batch_export_keeps_same_named_files_apart(clean_scene, tmp_path):
             ext = "KHR_implicit_shapes" if fmt == "khr" else "OMI_physics_shape"
             assert gltf["extensions"][ext]["shapes"][0]["type"] == kind
             h.assert_valid(path)
+    assert not list(temporary.glob("gltf_physics_checkout_*"))
 
 
 # -- wheels on collider nodes, two parts on one node ----------------------------------------
@@ -1005,3 +1010,23 @@ def test_an_omi_sphere_of_radius_0_survives_blender_to_omi(clean_scene, tmp_path
     h.assert_valid(tmp_path / "again.gltf")
     shape = out["extensions"]["OMI_physics_shape"]["shapes"][0]
     assert shape["sphere"]["radius"] == 0
+
+
+def test_batch_export_says_a_bad_output_folder_in_one_line(clean_scene, tmp_path):
+    """--out naming a file: one error line and exit 1 (it was a traceback)."""
+    from tests.conftest import ROOT
+    from tests.integration.test_readme_examples import run
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    blend = tmp_path / "level.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend))
+    user = tmp_path / "user"
+    user.mkdir()
+    taken = tmp_path / "taken"
+    taken.write_text("a file", encoding="utf-8")
+    done = run([str(ROOT / "scripts" / "export_physics.py"), str(blend), "--out", str(taken)],
+               tmp_path, user)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("error:")] == [
+        f"error: --out {taken}: File exists: nothing exported"], done.stderr
+    assert taken.read_text(encoding="utf-8") == "a file"

@@ -38,3 +38,13 @@ def test_the_same_file_twice_is_one_output(tmp_path: Path) -> None:
     (a,) = _files(tmp_path, "a.blend")
     twice = output_paths([a, tmp_path / "." / "a.blend"], tmp_path / "out", ".glb")
     assert set(twice.values()) == {tmp_path / "out" / "a.glb"}
+
+
+def test_same_names_in_one_folder_keep_their_whole_names(tmp_path: Path) -> None:
+    """good.blend and its backup good.blend1 (one stem, one folder) went to one output."""
+    blend, backup, other = _files(tmp_path, "good.blend", "good.blend1", "props/good.blend")
+    out = tmp_path / "dist"
+    assert output_paths([blend, backup], out, ".glb") == {
+        blend: out / "good.blend.glb", backup: out / "good.blend1.glb"}
+    targets = output_paths([blend, backup, other], out, ".glb")
+    assert len(set(targets.values())) == 3, targets
