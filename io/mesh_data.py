@@ -57,10 +57,10 @@ class MeshData:
         view = self.gltf["bufferViews"][acc["bufferView"]]
         buffer = self.buffer(view["buffer"])
         start = _offset(view) + _offset(acc)
-        stride = view.get("byteStride") or dtype.itemsize * width
+        stride = _whole(view.get("byteStride") or dtype.itemsize * width, "byteStride")
         end = start + (count - 1) * stride + dtype.itemsize * width if count else start
-        if end > _offset(view) + view["byteLength"] or _offset(view) + view["byteLength"] \
-                > len(buffer) or stride < 1:
+        length = _whole(view.get("byteLength"), "byteLength")
+        if end > _offset(view) + length or _offset(view) + length > len(buffer) or stride < 1:
             raise ValueError(f"accessor {index} claims {count:,} elements, more than its "
                              "bufferView's bytes hold: not read")
         data = np.ndarray((count, width), dtype, buffer, start,
@@ -112,7 +112,12 @@ class MeshData:
 
 
 def _offset(item: dict[str, Any]) -> int:
-    offset = item.get("byteOffset", 0)
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise ValueError(f"byteOffset {offset!r} is not a valid offset")
-    return offset
+    return _whole(item.get("byteOffset", 0), "byteOffset")
+
+
+def _whole(value: Any, key: str) -> int:
+    """`value` when it is a non-negative integer (booleans excluded); ValueError naming
+    `key` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{key} {value!r} is not a valid size or offset")
+    return value

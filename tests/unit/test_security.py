@@ -442,3 +442,26 @@ def test_mesh_data_refuses_indices_outside_the_vertices(indices: list[int],
     }
     with pytest.raises(ValueError, match="indices are not all within its 3 vertices"):
         MeshData(gltf, None, None).mesh(0)
+
+
+@pytest.mark.parametrize("view", [{"byteLength": "36"}, {"byteLength": 36, "byteStride": True},
+                                  {"byteLength": 36, "byteStride": -12}, {}],
+                         ids=["string-length", "bool-stride", "negative-stride", "no-length"])
+def test_mesh_data_says_which_buffer_view_size_is_bad(view: dict) -> None:
+    """A bufferView size that is no whole number is said by name (a string byteLength raised
+    Python's own "unsupported operand type(s) for +: 'int' and 'str'")."""
+    import base64
+    import struct
+
+    from gltf_physics.io.mesh_data import MeshData
+
+    points = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+    gltf = {
+        "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(points).decode()}],
+        "bufferViews": [{"buffer": 0, **view}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "type": "VEC3", "count": 3}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+    }
+    with pytest.raises(ValueError, match=r"(byteLength|byteStride) .* is not a valid size"):
+        MeshData(gltf, None, None).mesh(0)
