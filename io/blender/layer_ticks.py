@@ -51,15 +51,15 @@ def changed_elsewhere(before: dict[bpy.types.Object, list[bool]], home: bpy.type
         for obj, slots in before.items():
             changed = [i for i, (old, new) in enumerate(zip(slots, filter_slots(obj),
                                                             strict=True))
-                       if old != new and _name_at(there, i) != _name_at(here, i)]
+                       if old != new and name_at(there, i) != name_at(here, i)]
             if not changed:
                 continue
             placed = placed if placed is not None else set(exported_objects(other))
             if obj in placed:
                 for index in changed:
                     differ.setdefault(index, []).append(obj.name)
-        parts += [f"layer {i + 1} is {_name_at(there, i) or 'missing'} in scene {other.name} "
-                  f"({_name_at(here, i) or 'missing'} here) for {', '.join(sorted(names))}"
+        parts += [f"layer {i + 1} is {name_at(there, i) or 'missing'} in scene {other.name} "
+                  f"({name_at(here, i) or 'missing'} here) for {', '.join(sorted(names))}"
                   for i, names in sorted(differ.items())]
     if not parts:
         return None
@@ -68,5 +68,7 @@ def changed_elsewhere(before: dict[bpy.types.Object, list[bool]], home: bpy.type
         "objects out of them"
 
 
-def _name_at(names: list[str], index: int) -> str | None:
+def name_at(names: list[str], index: int) -> str | None:
+    """The name of layer slot `index` in a scene's list `names` (None: it has no such
+    layer)."""
     return names[index] if index < len(names) else None

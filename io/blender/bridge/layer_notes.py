@@ -11,7 +11,7 @@ import bpy
 
 from ...diagnostics import Report, listing
 from ..instances import exported_objects
-from ..layer_ticks import ticking
+from ..layer_ticks import name_at, ticking
 from ..settings.properties import MAX_LAYERS
 
 Scene = bpy.types.Scene
@@ -112,7 +112,7 @@ class LayerNotes:
         import changes only the scene it imports into: `other`'s layers are left as they
         are, even when it only lacks some."""
         theirs = _names(other)
-        differ = [i for i in used if _name_at(theirs, i) != names[i]]
+        differ = [i for i in used if name_at(theirs, i) != names[i]]
         placed = scenes.of(other) if differ else set()
         shared = [obj for obj in objects if obj in placed]
         if not shared:
@@ -163,9 +163,5 @@ def _names(scene: Scene) -> list[str]:
 
 
 def _there(names: list[str], index: int) -> str:
-    name = _name_at(names, index)
+    name = name_at(names, index)
     return "missing there" if name is None else f"{name} there"
-
-
-def _name_at(names: list[str], index: int) -> str | None:
-    return names[index] if index < len(names) else None
