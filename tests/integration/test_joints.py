@@ -359,3 +359,36 @@ def test_corpus_joints_round_trip_exactly(clean_scene, tmp_path, name, fmt):
     other = "OMI" if fmt == "KHR" else "KHR"
     h.export(tmp_path / "other.gltf", other)
     h.assert_valid(tmp_path / "other.gltf")
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_a_joint_between_bodies_on_posed_bones_keeps_its_two_frames_together(
+        clean_scene, tmp_path, fmt):
+    """Bodies on bone nodes (the importer's stand-ins), the armature posed: the exporter
+    writes the bones at rest, and the connected frame was placed from the posed stand-in
+    (0.375 m off the joint's own frame); both frames are read where the file has them."""
+    import json
+
+    from tests.integration.test_import_hostile_files import bone_physics_file
+
+    source = tmp_path / "bones.gltf"
+    source.write_text(json.dumps(bone_physics_file()))
+    h.import_file(source)
+    stand_ins = {obj.parent_bone: obj for obj in bpy.data.objects
+                 if obj.parent_type == "BONE" and obj.type == "EMPTY"}
+    upper, lower = stand_ins["Upper"], stand_ins["Lower"]
+    h.set_physics(lower, motion_type="DYNAMIC", shape_type="BOX", shape_role="COLLIDER")
+    hinge = h.set_physics(h.empty_object("Hinge", (0.3, 0.2, 0.1), parent=lower),
+                          joint_type="HINGE", joint_connected_body=upper)
+    rig = upper.parent
+    rig.pose.bones["Upper"].rotation_mode = rig.pose.bones["Lower"].rotation_mode = "XYZ"
+    rig.pose.bones["Upper"].rotation_euler = (0.4, 0.2, 0.0)
+    rig.pose.bones["Lower"].rotation_euler = (0.5, 0.0, 0.0)
+    bpy.context.view_layer.update()
+    gltf = h.export(tmp_path / "posed.gltf", fmt)
+    h.assert_valid(tmp_path / "posed.gltf")
+    joint, connected = node_world(gltf, named(gltf, "Hinge")), \
+        node_world(gltf, named(gltf, "Hinge.connected"))
+    assert (joint.translation - connected.translation).length < 1e-5
+    assert joint.to_quaternion().rotation_difference(connected.to_quaternion()).angle < 1e-5
+    assert hinge.gltf_physics.joint_connected_body == upper

@@ -287,12 +287,17 @@ class NodeIndex:
         return self.tree.get(vnode.parent_uuid if as_written else self._parent_uuid(vnode))
 
     def world_of(self, node: Any, obj: Any) -> Matrix:
-        """The Blender world matrix of `node` (the object's own one when not indexed)."""
+        """The Blender world matrix of `node` (the object's own one when not indexed): where
+        the exporter placed it. A bone's node is where the exporter writes the bone (its rest
+        pose, unless the export writes the pose), not where the posed stand-in carrying its
+        physics is."""
         placed = self._object.get(id(node))
         if placed is None:
             return obj.matrix_world.copy()
         vnode = self._vnode.get(id(node))  # the matrix the exporter placed the node at
-        if vnode is not None and vnode.blender_object == placed \
-                and vnode.blender_bone is None and vnode.matrix_world is not None:
-            return self._moved(vnode.matrix_world.copy(), placed)
+        if vnode is not None and vnode.matrix_world is not None:
+            if vnode.blender_bone is not None:
+                return vnode.matrix_world.copy()
+            if vnode.blender_object == placed:
+                return self._moved(vnode.matrix_world.copy(), placed)
         return self.node_frame(placed)
