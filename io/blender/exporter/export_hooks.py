@@ -216,6 +216,10 @@ class PhysicsExportExtension(JointExport):
         self.body_mass: BodyMass | None = None
         #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
         self.on_bones: set[bpy.types.Object] = set()
+        #: every object the export's trees keep (its filters applied: selection, visible or
+        #: renderable objects, a collection): what belongs to a body is read among these
+        self.kept_objects: set[bpy.types.Object] = set()
+        self.applies_modifiers = False  # (the export's Apply Modifiers: its visible meshes)
         #: collision-only objects of the exported trees (their visible mesh is left out)
         self.collision_only: set[bpy.types.Object] = set()
         #: the exporter's second copies of duplicated grandchildren (`is_stray_dupli`)
@@ -240,7 +244,28 @@ class PhysicsExportExtension(JointExport):
         """Leave out collision-only proxy objects that carry no physics of their own."""
         if self.format == "NONE":
             return
-        # The exporter makes the scene it gathers the context's scene (VExportTree.construct).
+        self._start_tree(export_settings)
+        settings_of, tag, kept = self._settings_of, self._tag, self.kept_objects
+        for vnode in vtree.nodes.values():
+            obj = vnode.blender_object
+            if vnode.keep_tag and isinstance(obj, OBJECT):
+                derived = settings_of(obj)  # (read here, once per export: the per-node cost)
+                if derived.collision_only or ((derived.physics or derived.vehicle) and (
+                        vnode.parent_uuid is not None or vnode.parent_bone_uuid is not None)):
+                    tag(vnode, obj, derived, vtree)
+                kept.add(obj)  # (a proxy left out above is still the export's: its mesh)
+            elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
+                vnode.keep_tag = False
+        if self.body_mass is not None:  # (a second scene's tree: more objects kept)
+            self.body_mass.exported_more()
+        if self.collision_only:
+            self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
+        if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
+            self.index.remember_parents(vtree)
+
+    def _start_tree(self, export_settings: dict) -> None:
+        """Note the scene whose tree this is (the exporter makes the scene it gathers the
+        context's: VExportTree.construct), the scenes the export writes, and its layers."""
         if bpy.context.scene not in self.exported_scenes:
             self.exported_scenes.append(bpy.context.scene)
         if not self.writes_scenes:  # (as the exporter picks them: every scene, or this one)
@@ -254,20 +279,7 @@ class PhysicsExportExtension(JointExport):
             for derived in self.derived.values():
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         self.yup = export_settings["gltf_yup"]
-        settings_of, tag = self._settings_of, self._tag
-        for vnode in vtree.nodes.values():
-            obj = vnode.blender_object
-            if vnode.keep_tag and isinstance(obj, OBJECT):
-                derived = settings_of(obj)  # (read here, once per export: the per-node cost)
-                if derived.collision_only or ((derived.physics or derived.vehicle) and (
-                        vnode.parent_uuid is not None or vnode.parent_bone_uuid is not None)):
-                    tag(vnode, obj, derived, vtree)
-            elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
-                vnode.keep_tag = False
-        if self.collision_only:
-            self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
-        if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
-            self.index.remember_parents(vtree)
+        self.applies_modifiers = bool(export_settings.get("gltf_apply"))
 
     def _tag(self, vnode: Any, obj: bpy.types.Object, derived: _Derived, vtree: Any) -> None:
         """Leave out a kept object's node the file needs no node for (a collision-only proxy
@@ -577,7 +589,7 @@ class PhysicsExportExtension(JointExport):
 
     def _mass(self) -> BodyMass:
         if self.body_mass is None:
-            self.body_mass = BodyMass(self.yup, self.report, self.index)
+            self.body_mass = BodyMass(self.yup, self.report, self.index, self.kept_objects)
         return self.body_mass
 
     def _resolved(self, motion: Motion, obj: bpy.types.Object, own: Any) -> Motion:
@@ -632,8 +644,10 @@ class PhysicsExportExtension(JointExport):
         """The glTF mesh object a convex/trimesh shape uses (None for analytic shapes)."""
         if props.shape_type not in MESH_SHAPE_ITEMS:
             return None
-        if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only:
+        if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only \
+                and (self.applies_modifiers or not loses_evaluation(obj)):
             return node.mesh  # the visible mesh: no duplicate geometry in the file
+        # (without Apply Modifiers the visible mesh is the bare one: the shape is evaluated)
         source = obj if props.mesh_source == "SELF" else obj.gltf_physics.mesh_object
         if source is None or source.type != "MESH":
             return None
@@ -681,6 +695,8 @@ class PhysicsExportExtension(JointExport):
             self._build_scene(export_settings)
         if self.index.unflattened:
             self._report_flattened()
+        else:
+            self._report_filtered()
         if self.trigger_children:
             self._merge_trigger_children()
         for obj, node in self.joint_objects:
@@ -742,6 +758,75 @@ class PhysicsExportExtension(JointExport):
                 f"Flatten Object Hierarchy writes every object at the root: {len(lost)} "
                 f"object(s) ({first}…) lose the body, vehicle or trigger above them; turn "
                 "the option off to keep them")
+
+    def _report_filtered(self) -> None:
+        """Said once: the export's object filter (selection, visible or renderable objects,
+        a collection) writes a collider, trigger or vehicle part without the body, vehicle or
+        compound trigger above it in Blender (a part alone is a static collider), or such an
+        owner without some of its parts."""
+        kept = self.kept_objects
+        if all(obj in kept for scene in self.exported_scenes for obj in scene.objects):
+            return  # (nothing filtered out: the usual export)
+        children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
+        for obj in bpy.data.objects:  # (Object.children scans every object)
+            if obj.parent is not None:
+                children.setdefault(obj.parent, []).append(obj)
+        written = dict.fromkeys([record.obj for record in self.records]
+                                + [obj for obj, _node in self.vehicle_objects])
+        cut: dict[str, str] = {}  # part → its owner left out, or owner → its parts left out
+        for obj in written:
+            owner = self._owner_above(obj)
+            if owner is not None and owner not in kept:
+                cut[obj.name] = f"{obj.name} without {owner.name}"
+        for owner in [obj for obj in written if self._owns(obj)]:
+            left = sorted(part.name for part in self._parts_below(owner, children)
+                          if part not in kept)
+            if left:
+                cut[owner.name] = f"{owner.name} without {', '.join(left[:3])}" + (
+                    f" and {len(left) - 3} more" if len(left) > 3 else "")
+        if cut:
+            said = [cut[name] for name in sorted(cut)]
+            self.report.warn(
+                "filtered-hierarchy", "",
+                f"the export's object filter (selection, visible or renderable objects, or a "
+                f"collection) writes {len(said)} object(s) apart from the physics that goes "
+                f"with them: {'; '.join(said[:3])}"
+                + (f"; and {len(said) - 3} more" if len(said) > 3 else "")
+                + " (a collider without its body is a static one, a body without its "
+                "colliders has none of them); export them together")
+
+    def _owns(self, obj: bpy.types.Object) -> bool:
+        """A body, vehicle or compound trigger: what the parts below it in Blender belong to."""
+        props = self._settings_of(obj).props
+        return props.motion_type != "NONE" or props.is_vehicle or props.is_compound_trigger
+
+    def _is_part(self, obj: bpy.types.Object) -> bool:
+        """A collider, trigger or vehicle part without a motion of its own."""
+        props = self._settings_of(obj).props
+        return props.motion_type == "NONE" and (
+            props.shape_type != "NONE" or props.vehicle_part != "NONE" or props.is_seat)
+
+    def _owner_above(self, obj: bpy.types.Object) -> bpy.types.Object | None:
+        """The nearest body, vehicle or compound trigger above part `obj` in Blender."""
+        if not self._is_part(obj):
+            return None
+        above = obj.parent
+        while above is not None and not self._owns(above):
+            above = above.parent
+        return above
+
+    def _parts_below(self, owner: bpy.types.Object,
+                     children: dict[bpy.types.Object, list[bpy.types.Object]]
+                     ) -> list[bpy.types.Object]:
+        """The parts below `owner` in Blender, up to other owners."""
+        found, pending = [], list(children.get(owner, ()))
+        for obj in pending:  # (grows while walked)
+            if self._owns(obj):
+                continue
+            if self._is_part(obj):
+                found.append(obj)
+            pending.extend(children.get(obj, ()))
+        return found
 
     def _mesh_refs(self) -> list[Any]:
         refs: dict[int, Any] = {}

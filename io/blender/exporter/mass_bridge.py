@@ -35,11 +35,15 @@ TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
 class BodyMass:
     """The solids of bodies' colliders, in each body's glTF node space; cached per export."""
 
-    def __init__(self, yup: bool, report: Report, index: NodeIndex | None = None) -> None:
+    def __init__(self, yup: bool, report: Report, index: NodeIndex | None = None,
+                 exported: set[bpy.types.Object] | None = None) -> None:
         """`index`: the export's node index, which knows the collection instancers the
         export wrote the instance's objects under (Blender 4.x writes none with Full
-        Collection Hierarchy) and the nodes the exporter moves by an Instance Offset."""
+        Collection Hierarchy) and the nodes the exporter moves by an Instance Offset.
+        `exported`: the objects the export writes (its filters applied; None: every one):
+        a child it leaves out is no collider of the body in the file."""
         self.yup = yup
+        self.exported = exported
         self.report = report
         self.index = index or NodeIndex()
         self._shape_parts: dict[Shape, MassPart | None] = {}
@@ -115,12 +119,17 @@ class BodyMass:
             return parts[0]
         return mass_properties.combined(parts)
 
+    def exported_more(self) -> None:
+        """The export kept more objects (another scene's tree): read the children again."""
+        self._children = None
+
     def _children_of(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
         """`obj.children` from a map built once (Object.children scans every object)."""
         if self._children is None:
             self._children = {}
+            exported = self.exported
             for child in bpy.data.objects:
-                if child.parent is not None:
+                if child.parent is not None and (exported is None or child in exported):
                     self._children.setdefault(child.parent, []).append(child)
         return self._children.get(obj, [])  # objects hash and compare by their data
 
