@@ -62,6 +62,11 @@ from .trigger_merge import merge_trigger_children
 PENDING_KEY = "gltf_physics_pending"
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
 COLLECTION = bpy.types.Collection
+#: The exporter's settings that leave objects out (selected, visible, renderable objects, the
+#: active collection, a collection): with any on, what goes with a body is read among the
+#: objects its trees keep.
+FILTERS = ("gltf_selected", "gltf_visible", "gltf_renderable", "gltf_active_collection",
+           "gltf_collection")
 EXTRAS_KEY = "gltf_physics"
 
 
@@ -216,9 +221,9 @@ class PhysicsExportExtension(JointExport):
         self.body_mass: BodyMass | None = None
         #: objects whose physics goes on their parent bone's node (the importer's stand-ins)
         self.on_bones: set[bpy.types.Object] = set()
-        #: every object the export's trees keep (its filters applied: selection, visible or
-        #: renderable objects, a collection): what belongs to a body is read among these
-        self.kept_objects: set[bpy.types.Object] = set()
+        #: every object the export's trees keep, when it filters them (`FILTERS`; None when
+        #: it writes every one): what belongs to a body is read among these
+        self.kept_objects: set[bpy.types.Object] | None = None
         self.applies_modifiers = False  # (the export's Apply Modifiers: its visible meshes)
         #: collision-only objects of the exported trees (their visible mesh is left out)
         self.collision_only: set[bpy.types.Object] = set()
@@ -245,7 +250,8 @@ class PhysicsExportExtension(JointExport):
         if self.format == "NONE":
             return
         self._start_tree(export_settings)
-        settings_of, tag, kept = self._settings_of, self._tag, self.kept_objects
+        settings_of, tag = self._settings_of, self._tag
+        kept = self.kept_objects if self.kept_objects is not None else set()
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
             if vnode.keep_tag and isinstance(obj, OBJECT):
@@ -256,8 +262,8 @@ class PhysicsExportExtension(JointExport):
                 kept.add(obj)  # (a proxy left out above is still the export's: its mesh)
             elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
                 vnode.keep_tag = False
-        if self.body_mass is not None:  # (a second scene's tree: more objects kept)
-            self.body_mass.exported_more()
+        if self.body_mass is not None and self.kept_objects is not None:
+            self.body_mass.exported_more()  # (a second scene's tree: more objects kept)
         if self.collision_only:
             self.gather_node_mesh_hook = self._leave_out_collision_only_mesh
         if export_settings.get("gltf_flatten_obj_hierarchy"):  # (flattened after this hook)
@@ -280,6 +286,8 @@ class PhysicsExportExtension(JointExport):
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         self.yup = export_settings["gltf_yup"]
         self.applies_modifiers = bool(export_settings.get("gltf_apply"))
+        if self.kept_objects is None and any(export_settings.get(key) for key in FILTERS):
+            self.kept_objects = set()
 
     def _tag(self, vnode: Any, obj: bpy.types.Object, derived: _Derived, vtree: Any) -> None:
         """Leave out a kept object's node the file needs no node for (a collision-only proxy
@@ -765,8 +773,8 @@ class PhysicsExportExtension(JointExport):
         compound trigger above it in Blender (a part alone is a static collider), or such an
         owner without some of its parts."""
         kept = self.kept_objects
-        if all(obj in kept for scene in self.exported_scenes for obj in scene.objects):
-            return  # (nothing filtered out: the usual export)
+        if kept is None:
+            return  # (the export writes every object: the usual one)
         children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
         for obj in bpy.data.objects:  # (Object.children scans every object)
             if obj.parent is not None:
