@@ -250,8 +250,7 @@ class PhysicsExportExtension(JointExport):
         if self.format == "NONE":
             return
         self._start_tree(export_settings)
-        settings_of, tag = self._settings_of, self._tag
-        kept = self.kept_objects if self.kept_objects is not None else set()
+        settings_of, tag, kept = self._settings_of, self._tag, self.kept_objects
         for vnode in vtree.nodes.values():
             obj = vnode.blender_object
             if vnode.keep_tag and isinstance(obj, OBJECT):
@@ -259,7 +258,8 @@ class PhysicsExportExtension(JointExport):
                 if derived.collision_only or ((derived.physics or derived.vehicle) and (
                         vnode.parent_uuid is not None or vnode.parent_bone_uuid is not None)):
                     tag(vnode, obj, derived, vtree)
-                kept.add(obj)  # (a proxy left out above is still the export's: its mesh)
+                if kept is not None:  # (a proxy left out above is still the export's)
+                    kept.add(obj)
             elif isinstance(obj, COLLECTION) and _emptied_orphans(obj):
                 vnode.keep_tag = False
         if self.body_mass is not None and self.kept_objects is not None:
