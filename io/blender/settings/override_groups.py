@@ -17,16 +17,7 @@ import bpy
 from bpy.app.handlers import persistent
 from idprop.types import IDPropertyGroup
 
-from .stored_settings import GROUP, stored_group
-
-_SYSTEM_PROPERTIES = bpy.app.version >= (5, 0, 0)
-
-
-def _container(owner: bpy.types.ID) -> Any:
-    """The ID property group our settings' group lives in, made when missing."""
-    if _SYSTEM_PROPERTIES:
-        return owner.bl_system_properties_get(do_create=True)
-    return owner.id_properties_ensure()
+from .stored_settings import GROUP, stored_container, stored_group
 
 
 def _match_groups(local: IDPropertyGroup, reference: Any) -> None:
@@ -51,7 +42,7 @@ def match_reference_groups() -> int:
         before = stored_group(reference)
         if before is not None and not _missing_groups(local, before):
             continue
-        container = _container(reference)
+        container = stored_container(reference)
         if type(container.get(GROUP)) is not IDPropertyGroup:
             container[GROUP] = {}
         _match_groups(local, container[GROUP])

@@ -31,6 +31,13 @@ def stored_group(owner: bpy.types.ID) -> Any | None:
     return group if type(group) is IDPropertyGroup else None  # not a group: RNA reads defaults
 
 
+def stored_container(owner: bpy.types.ID) -> Any:
+    """The ID property group `GROUP` is kept in (made when missing)."""
+    if _SYSTEM_PROPERTIES:
+        return owner.bl_system_properties_get(do_create=True)
+    return owner.id_properties_ensure()
+
+
 def is_untouched(owner: bpy.types.ID) -> bool:
     """True when every gltf_physics property of `owner` still has its default value."""
     group = stored_group(owner)
