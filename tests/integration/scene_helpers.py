@@ -308,6 +308,20 @@ def linked_kit(objects, path: Path, name: str = "Kit"):
     return dst.collections[0]
 
 
+def overridden_kit(objects, path: Path, name: str = "Kit") -> None:
+    """`linked_kit`, then linked into the scene and given a fully editable hierarchy
+    override (its objects: `overridden(name)`)."""
+    kit = linked_kit(objects, path, name)
+    scene = bpy.context.scene
+    scene.collection.children.link(kit)
+    kit.override_hierarchy_create(scene, bpy.context.view_layer, do_fully_editable=True)
+
+
+def overridden(name: str):
+    """The library override of the object named `name`."""
+    return next(o for o in bpy.data.objects if o.name == name and o.override_library)
+
+
 def from_library(obj, path: Path, link: bool = True):
     """`obj` written alone to the library `path`, the file emptied, and the object linked
     (or, `link=False`, appended) back into the scene: returned."""

@@ -112,30 +112,14 @@ def test_what_an_override_adds_to_its_lists_survives_a_reload(clean_scene, tmp_p
     """Line points and joint limits and drives added on an override are kept by a save and
     a reload, in their order, each with its values (Blender matched the items by their empty
     names: 3 points added came back 2, after the library's first point)."""
-    bpy.ops.wm.read_homefile(use_empty=True)
-    kit = bpy.data.collections.new("Kit")
-    bpy.context.scene.collection.children.link(kit)
     snake, hinge = bpy.data.objects.new("Snake", None), bpy.data.objects.new("Hinge", None)
-    for obj in (snake, hinge):
-        kit.objects.link(obj)
     props = snake.gltf_physics
     props.shape_type, props.shape_role, props.gravity_type = "SPHERE", "TRIGGER", "LINE"
     for co in ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0)):
         props.gravity_line_points.add().co = co
     hinge.gltf_physics.joint_type = "CUSTOM"
-    library = str(tmp_path / "kit.blend")
-    bpy.data.libraries.write(library, {kit}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    scene = bpy.context.scene
-    with bpy.data.libraries.load(library, link=True) as (_src, dst):
-        dst.collections = ["Kit"]
-    scene.collection.children.link(dst.collections[0])
-    dst.collections[0].override_hierarchy_create(scene, bpy.context.view_layer,
-                                                 do_fully_editable=True)
-
-    def overridden(name):
-        return next(o for o in bpy.data.objects if o.name == name and o.override_library)
-
+    h.overridden_kit([snake, hinge], tmp_path / "kit.blend")
+    overridden = h.overridden
     select(overridden("Snake"))
     for active in (1, 2, 3):
         overridden("Snake").gltf_physics.gravity_active_point = active

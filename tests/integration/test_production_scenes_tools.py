@@ -297,27 +297,10 @@ def test_overrides_keep_physics_their_library_objects_never_had(clean_scene, tmp
     through a library override, both are kept by a save and a reload, and a second save
     after the reload (Blender recorded the override of a struct missing in the library as a
     replaced pointer and dropped it on load)."""
-    bpy.ops.wm.read_homefile(use_empty=True)
-    kit = bpy.data.collections.new("Yard")
-    bpy.context.scene.collection.children.link(kit)
     rock = h.mesh_object("Rock")
     wheel = h.set_physics(h.mesh_object("Wheel", location=(3, 0, 0)), vehicle_part="WHEEL")
-    for obj in (rock, wheel):
-        bpy.context.scene.collection.objects.unlink(obj)
-        kit.objects.link(obj)
-    library = str(tmp_path / "yard.blend")
-    bpy.data.libraries.write(library, {kit}, fake_user=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    scene = bpy.context.scene
-    with bpy.data.libraries.load(library, link=True) as (_src, dst):
-        dst.collections = ["Yard"]
-    scene.collection.children.link(dst.collections[0])
-    dst.collections[0].override_hierarchy_create(scene, bpy.context.view_layer,
-                                                 do_fully_editable=True)
-
-    def overridden(name):
-        return next(o for o in bpy.data.objects if o.name == name and o.override_library)
-
+    h.overridden_kit([rock, wheel], tmp_path / "yard.blend", "Yard")
+    overridden = h.overridden
     h.set_physics(overridden("Rock"), motion_type="DYNAMIC", shape_type="SPHERE", mass=3.5)
     material = overridden("Wheel").gltf_physics.wheel_material
     material.use_material, material.static_friction = True, 1.7
