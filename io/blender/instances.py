@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What collection instances place: the objects of the collections some objects instance,
-and so the objects a scene's export writes."""
+"""What collection instances place: the objects of the collections some objects instance
+(and their children), and so the objects a scene's export writes; each object's children in
+one scan."""
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 import bpy
 
@@ -43,10 +44,7 @@ def _with_children(members: Iterable[bpy.types.Object]) -> list[bpy.types.Object
     found = list(dict.fromkeys(members))
     if not any(obj.children for obj in found):  # (most kits: no object scan)
         return found
-    children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
-    for obj in bpy.data.objects:
-        if obj.parent is not None:
-            children.setdefault(obj.parent, []).append(obj)
+    children = children_map()
     seen = set(found)
     for obj in found:  # (grows while walked)
         for child in children.get(obj, ()):
@@ -54,3 +52,14 @@ def _with_children(members: Iterable[bpy.types.Object]) -> list[bpy.types.Object
                 seen.add(child)
                 found.append(child)
     return found
+
+
+def children_map(kept: Container[bpy.types.Object] | None = None
+                 ) -> dict[bpy.types.Object, list[bpy.types.Object]]:
+    """Each object's children, in one scan (`Object.children` scans every object each time);
+    with `kept`, only the children among it."""
+    children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
+    for obj in bpy.data.objects:
+        if obj.parent is not None and (kept is None or obj in kept):
+            children.setdefault(obj.parent, []).append(obj)
+    return children

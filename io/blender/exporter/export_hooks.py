@@ -50,6 +50,7 @@ from ..bridge.to_model import (
 from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import export_gravity, has_world_gravity, say_gravity_without_record
+from ..instances import children_map
 from ..settings.properties import MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
 from ..tools.ownership import IMPORT_ORPHANS, made_by
@@ -775,10 +776,7 @@ class PhysicsExportExtension(JointExport):
         kept = self.kept_objects
         if kept is None:
             return  # (the export writes every object: the usual one)
-        children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
-        for obj in bpy.data.objects:  # (Object.children scans every object)
-            if obj.parent is not None:
-                children.setdefault(obj.parent, []).append(obj)
+        children = children_map()
         written = dict.fromkeys([record.obj for record in self.records]
                                 + [obj for obj, _node in self.vehicle_objects])
         cut: dict[str, str] = {}  # part → its owner left out, or owner → its parts left out

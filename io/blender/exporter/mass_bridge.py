@@ -19,6 +19,7 @@ from ...model import IDENTITY, INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
 from ...node_graph import compose
 from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
+from ..instances import children_map
 from ..settings.properties import MESH_SHAPE_ITEMS
 from . import kept_solids
 from .node_index import NodeIndex
@@ -126,11 +127,7 @@ class BodyMass:
     def _children_of(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
         """`obj.children` from a map built once (Object.children scans every object)."""
         if self._children is None:
-            self._children = {}
-            exported = self.exported
-            for child in bpy.data.objects:
-                if child.parent is not None and (exported is None or child in exported):
-                    self._children.setdefault(child.parent, []).append(child)
+            self._children = children_map(self.exported)
         return self._children.get(obj, [])  # objects hash and compare by their data
 
     def _instanced(self, obj: bpy.types.Object) -> list[bpy.types.Object]:
