@@ -207,10 +207,20 @@ def file_resources(gltf: Mapping[str, Any]) -> list[str]:
 def named_files(gltf: Mapping[str, Any], source_dir: Path) -> list[Path]:
     """The files a .gltf's relative buffers and images name that `external_reader` would read
     (refused and missing ones left out)."""
-    found = []
+    return [Path(item[0]) for item in _resolved(gltf, source_dir).values()
+            if not isinstance(item, ResourceError)]
+
+
+def _resolved(gltf: Mapping[str, Any], source_dir: Path
+              ) -> dict[str, tuple[Path, int] | ResourceError]:
+    """Each file URI of the .gltf: its file and size (`external_reader.resolve`), or why
+    it is not read."""
+    found: dict[str, tuple[Path, int] | ResourceError] = {}
     for uri in dict.fromkeys(file_resources(gltf)):
-        with contextlib.suppress(ResourceError):
-            found.append(Path(resolve(uri, source_dir)[0]))
+        try:
+            found[uri] = resolve(uri, source_dir)
+        except ResourceError as exc:
+            found[uri] = exc
     return found
 
 
@@ -237,16 +247,16 @@ def copy_resources(
             own.commit()
         return
     root = os.path.realpath(target_dir)
+    found = _resolved(gltf, source_dir)
     taken = {os.path.realpath(path): what for path, what in (reserved or {}).items()}
-    taken.update((os.path.realpath(path), "a file it names")
-                 for path in named_files(gltf, source_dir))
-    for uri in dict.fromkeys(file_resources(gltf)):
-        try:
-            source, size = resolve(uri, source_dir)
-        except ResourceError as exc:
-            code = "resource-refused" if exc.refused else "resource-missing"
-            report.warn(code, uri, f"not copied: {exc}")
+    taken.update((os.path.realpath(item[0]), "a file it names") for item in found.values()
+                 if not isinstance(item, ResourceError))
+    for uri, item in found.items():
+        if isinstance(item, ResourceError):
+            code = "resource-refused" if item.refused else "resource-missing"
+            report.warn(code, uri, f"not copied: {item}")
             continue
+        source, size = item
         target = target_dir / os.path.normpath(unquote(uri))
         clash = taken.get(os.path.realpath(target))
         if clash is not None:
