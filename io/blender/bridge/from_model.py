@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
+from mathutils import Quaternion
 
 from ... import axes
 from ...diagnostics import Report
@@ -25,6 +26,7 @@ from ..settings.field_props import write_values
 from ..settings.properties import MAX_LAYERS, MOTION_ITEM, SHAPE_ITEM
 from ..settings.stored_settings import defaults_of, is_untouched
 from .layer_notes import LayerNotes, Loss
+from .turned_nodes import TurnedBack
 
 MeshProxy = Callable[[bpy.types.Object, int], "bpy.types.Object | None"]
 EMPTY_DISPLAY = {"box": "CUBE", "cylinder": "CUBE", "plane": "CUBE", "sphere": "SPHERE",
@@ -80,6 +82,7 @@ class PropertyWriter:
         self._plans: dict[tuple[int, int | None, int],
                           tuple[NodePhysics, _Plan, Loss | None]] = {}
         self._side_effects = False
+        self._shape_turn: Quaternion | None = None  # (`apply`'s turn, inverted)
         self.notes = LayerNotes(report, self.one_scene)  # what to say of the layers
 
     def _layers_of(self, obj: bpy.types.Object, physics: NodePhysics) -> int:
@@ -100,8 +103,15 @@ class PropertyWriter:
     def apply(
         self, obj: bpy.types.Object, physics: NodePhysics, own_mesh: int | None,
         make_proxy: MeshProxy, make_child: Callable[[bpy.types.Object, str], bpy.types.Object],
+        turn: Quaternion | None = None,
     ) -> None:
-        """Set every physics property of `obj` from `physics` (unset ones to their defaults)."""
+        """Set every physics property of `obj` from `physics` (unset ones to their defaults).
+        `turn`: the turn the importer gave `obj` from its node (a camera's or light's), whose
+        frame `physics` is stated in."""
+        self._shape_turn = None
+        if turn is not None:
+            physics = TurnedBack(turn, self.yup).body(physics)  # (a new one: never shared)
+            self._shape_turn = turn.inverted()
         key = (id(physics), own_mesh, self._layers_of(obj, physics))
         if key in self._plans:  # an equal node met before: its writes, without side effects
             _physics, plan, loss = self._plans[key]
@@ -184,7 +194,8 @@ class PropertyWriter:
         props.shape_name = shape.name
         props.size_mode = "CUSTOM"
         props.shape_offset = (0.0, 0.0, 0.0)
-        props.shape_rotation = (1.0, 0.0, 0.0, 0.0)
+        turn = self._shape_turn  # (the node's axes, in its turned object's frame)
+        props.shape_rotation = (1.0, 0.0, 0.0, 0.0) if turn is None else tuple(turn)
         if shape.kind in MESH_SHAPES:
             mesh = shape.mesh if isinstance(shape.mesh, int) else None
             if mesh is not None and mesh == own_mesh:
@@ -192,7 +203,11 @@ class PropertyWriter:
             else:
                 props.mesh_source = "OBJECT"
                 self._side_effects = True
-                props.mesh_object = None if mesh is None else make_proxy(obj, mesh)
+                proxy = None if mesh is None else make_proxy(obj, mesh)
+                if proxy is not None and turn is not None:
+                    proxy.rotation_mode = "QUATERNION"
+                    proxy.rotation_quaternion = turn
+                props.mesh_object = proxy
             return
         if shape.kind == "box":
             props.box_size = axes.extent_swap(shape.size, self.yup)

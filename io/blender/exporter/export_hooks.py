@@ -47,6 +47,7 @@ from ..bridge.to_model import (
     motion_of,
     placement_of,
 )
+from ..bridge.turned_nodes import TurnedBack
 from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import export_gravity, has_world_gravity, say_gravity_without_record
@@ -488,6 +489,9 @@ class PhysicsExportExtension(JointExport):
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
+        turned = self._turned_back(node)
+        if turned is not None:
+            body = turned.body(body)
         self.shape_node_of[id(node)] = shape_node
         gravity = props.gravity_type != "NONE"
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
@@ -495,6 +499,12 @@ class PhysicsExportExtension(JointExport):
             self.trigger_children.append(self.records[-1])
         if gravity:
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
+
+    def _turned_back(self, node: Any) -> TurnedBack | None:
+        """For a node the exporter turned (a camera's or light's), the object's frame in
+        the node's; None for any other node."""
+        turn = self.index.turn_of(node)
+        return None if turn is None else TurnedBack(turn, self.yup)
 
     def _say_library_layers(self, obj: bpy.types.Object) -> None:
         """Said once per library: a linked (or overridden) object's collision filter ticks
@@ -540,10 +550,14 @@ class PhysicsExportExtension(JointExport):
         if offset is not None:  # (the exporter wrote the node moved by the kit's offset)
             placement = replace(placement, translation=self._moved_back(
                 placement.translation or ZERO3, offset))
-        if not placement.needs_child:
+        turned = self._turned_back(node)
+        if not placement.needs_child and turned is None:
             return placement, node
-        shape_node = gltf_compat.new_child_node(
-            f"{obj.name}.shape", placement.translation, placement.rotation)
+        translation, rotation = placement.translation, placement.rotation
+        if turned is not None:  # (a camera's or light's node: the shape turned back)
+            translation = None if translation is None else turned.vector(translation)
+            rotation = turned.quat(rotation)
+        shape_node = gltf_compat.new_child_node(f"{obj.name}.shape", translation, rotation)
         node.children.insert(child_count, shape_node)
         return placement, shape_node
 
@@ -772,7 +786,7 @@ class PhysicsExportExtension(JointExport):
         """Said once: the export's object filter (selection, visible or renderable objects,
         a collection) writes a collider, trigger or vehicle part without the body, vehicle or
         compound trigger above it in Blender (a part alone is a static collider), or such an
-        owner without some of its parts."""
+        owner without some of its parts or joints."""
         kept = self.kept_objects
         if kept is None:
             return  # (the export writes every object: the usual one)
@@ -799,7 +813,7 @@ class PhysicsExportExtension(JointExport):
                 f"with them: {'; '.join(said[:3])}"
                 + (f"; and {len(said) - 3} more" if len(said) > 3 else "")
                 + " (a collider without its body is a static one, a body without its "
-                "colliders has none of them); export them together")
+                "colliders or joints has none of them); export them together")
 
     def _owns(self, obj: bpy.types.Object) -> bool:
         """A body, vehicle or compound trigger: what the parts below it in Blender belong to."""
@@ -824,13 +838,13 @@ class PhysicsExportExtension(JointExport):
     def _parts_below(self, owner: bpy.types.Object,
                      children: dict[bpy.types.Object, list[bpy.types.Object]]
                      ) -> list[bpy.types.Object]:
-        """The parts below `owner` in Blender, up to other owners."""
+        """The parts (and joints) below `owner` in Blender, up to other owners."""
         found, pending = [], list(children.get(owner, ()))
         for obj in pending:  # (grows while walked)
             if self._owns(obj):
                 continue
-            if self._is_part(obj):
-                found.append(obj)
+            if self._is_part(obj) or self._settings_of(obj).joint:
+                found.append(obj)  # (a joint left out joins nothing)
             pending.extend(children.get(obj, ()))
         return found
 

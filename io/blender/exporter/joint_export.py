@@ -18,6 +18,13 @@ def has_body_or_shape(props: Any) -> bool:
     return props.motion_type != "NONE" or props.shape_type != "NONE" or props.is_compound_trigger
 
 
+def _carries_content(node: Any) -> bool:
+    """A node with a mesh, camera, skin or an extension (a light): OMI wants a joint on a
+    node of its own, not on such a node."""
+    return node.mesh is not None or node.camera is not None or node.skin is not None \
+        or bool(node.extensions)
+
+
 def near_identity(values: tuple[float, ...], identity: tuple[float, ...]) -> bool:
     return all(abs(v - i) < 1e-6 for v, i in zip(values, identity, strict=True))
 
@@ -39,7 +46,9 @@ class JointExport:
         attachment = live.joint_attachment
         body_b = live.joint_connected_body if attachment is None \
             else self._body_at(attachment, self.index.node_of(attachment, node))
-        problem = self._joint_problem(obj, node, body_a, body_b)
+        problem = self._joint_problem(obj, node, body_a, body_b) \
+            or self._body_left_out(obj if attachment is None else None, node, body_a) \
+            or self._body_left_out(attachment, node, body_b)
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
             return
@@ -64,6 +73,8 @@ class JointExport:
                 # (Flatten Object Hierarchy wrote it away from its body: a frame in its
                 # place under the body, as the file has nothing else to join)
                 connected = self._attachment_node(attachment, connected, body_b, yup)
+            elif self.index.turn_of(connected) is not None:
+                connected = self._own_frame(attachment, connected, "connected", yup)
         else:
             connected = self._attachment_node(obj, node, body_b, yup)
         frame = node
@@ -71,9 +82,9 @@ class JointExport:
             # e.g. a joint Empty on a bone whose body is a separate bone child: a joint
             # belongs to the body above its node, so it goes on a node under body A
             frame = self._attachment_node(obj, node, body_a, yup, "joint")
-        elif joint_needs_own_node(self.format, not has_body_or_shape(props)):
-            frame = gltf_compat.new_child_node(f"{obj.name}.joint", None, None)
-            node.children.append(frame)  # OMI wants the joint on a node of its own
+        elif self.index.turn_of(node) is not None or joint_needs_own_node(
+                self.format, not has_body_or_shape(props) and not _carries_content(node)):
+            frame = self._own_frame(obj, node, "joint", yup)
         joint = Joint(settings, connected, props.joint_enable_collision)
         self.joints.append((frame, joint))
 
@@ -102,6 +113,28 @@ class JointExport:
                     return source
             vnode = index.parent_vnode(vnode, as_written)
         return None
+
+    def _body_left_out(self, obj: bpy.types.Object | None, node: Any, found: Any
+                       ) -> str | None:
+        """Why the joint is skipped when the export's filter left out the body above `obj`
+        in Blender (the export's tree then finds none: the side would be written anchored
+        to the world); None when it did not, or when `found` is that side's body."""
+        if obj is None or found is not None:
+            return None
+        body = body_of(obj)
+        if body is None or self.index.node_of(body, node) is not None:
+            return None
+        return f"the body {body.name} is not exported"
+
+    def _own_frame(self, obj: bpy.types.Object, node: Any, suffix: str, yup: bool) -> Any:
+        """A new child of `node` at `obj`'s own frame there: the node's, turned back where
+        the exporter turned it (a camera's or light's: `NodeIndex.turn_of`). OMI wants a
+        joint on a node of its own."""
+        turn = self.index.turn_of(node)
+        rotation = None if turn is None else axes.quat_to_gltf(tuple(turn.inverted()), yup)
+        frame = gltf_compat.new_child_node(f"{obj.name}.{suffix}", None, rotation)
+        node.children.append(frame)
+        return frame
 
     @staticmethod
     def _joint_settings(props: Any, live: Any, yup: bool
@@ -180,7 +213,7 @@ class JointExport:
         frame in that instance."""
         body_node = self.index.node_of(body, node)
         local = self.index.world_of(body_node, body).inverted_safe() \
-            @ self.index.world_of(node, obj)
+            @ self.index.frame_world(node, obj)
         location, rotation, _scale = local.decompose()
         translation = axes.vector_to_gltf(tuple(location), yup)
         quaternion = axes.quat_to_gltf(tuple(rotation), yup)

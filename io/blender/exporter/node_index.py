@@ -13,10 +13,13 @@ instance, or the one frame outside the instanced collection.
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Vector
+from mathutils import Matrix, Quaternion, Vector
 
 Scope = tuple[int, str | None]  # (scene serial, instancing vnode uuid; None: no instance)
 OBJECT, COLLECTION = bpy.types.Object, bpy.types.Collection  # (each lookup costs ~0.7 µs)
+#: the turn the exporter gives a camera's or light's node beyond its object's frame, written
+#: Y up (VExportTree: glTF cameras and lights look down their -Z, Blender's down their -Y)
+EXPORTER_TURN = Quaternion((2 ** 0.5 / 2, -(2 ** 0.5) / 2, 0.0, 0.0))
 
 
 def _instancer(vnode: Any) -> Any | None:
@@ -80,6 +83,9 @@ class NodeIndex:
         self.unflattened: dict[str, str | None] = {}
         #: scope → the scopes right inside it (built on first use by `node_below`)
         self._inner: dict[Scope, list[Scope]] | None = None
+        #: the exporter's kinds of vnode it turns (`EXPORTER_TURN`): cameras and lights
+        #: when it writes them Y up
+        self._turned_kinds: frozenset[int] = frozenset()
 
     # -- building -------------------------------------------------------------------------
 
@@ -96,6 +102,7 @@ class NodeIndex:
             object_of[id(node)] = obj
         tree = {} if vtree is None else vtree.nodes
         self.tree.update(tree)
+        self._note_turned_kinds(vtree)
         instanced: dict[str, bool] = {}  # vnode uuid → an instancer is at or above it
         memo: dict[str, Scope] = {}
         unflattened = self.unflattened
@@ -275,6 +282,39 @@ class NodeIndex:
             vnode = self.tree.get(at)
             at = None if vnode is None else self._parent_uuid(vnode)
         return False
+
+    def _note_turned_kinds(self, vtree: Any) -> None:
+        """The kinds of vnode the exporter turns (as VExportTree does: cameras and lights,
+        when the export writes them, Y up)."""
+        settings = getattr(vtree, "export_settings", None) or {}
+        vnodes = iter(vtree.nodes.values()) if vtree is not None else iter(())
+        first = next(vnodes, None)
+        if first is None or not settings.get("gltf_yup"):
+            return
+        kind = type(first)
+        self._turned_kinds = frozenset(number for number, on in (
+            (kind.CAMERA, settings.get("gltf_cameras")), (kind.LIGHT, settings.get("gltf_lights")),
+        ) if on)
+
+    def turn_of(self, node: Any) -> Quaternion | None:
+        """The turn (Blender axes) the exporter gave `node` beyond its object's frame: a
+        camera's or light's node (`EXPORTER_TURN`), but a dupli's of an instancing parent
+        (placed by its dupli matrix alone); None for any other node."""
+        vnode = self._vnode.get(id(node))
+        if vnode is None or vnode.blender_type not in self._turned_kinds:
+            return None
+        parent = self.tree.get(vnode.parent_uuid)
+        source = None if parent is None else _instancer(parent)
+        if source is not None and source.instance_type != "COLLECTION":
+            return None
+        return EXPORTER_TURN
+
+    def frame_world(self, node: Any, obj: Any) -> Matrix:
+        """The world matrix of `obj`'s own frame at `node` (`world_of`, without the turn the
+        exporter gives a camera's or light's node): where a joint set on it is."""
+        world = self.world_of(node, obj)
+        turn = self.turn_of(node)
+        return world if turn is None else world @ turn.inverted().to_matrix().to_4x4()
 
     def vnode_of(self, node: Any) -> Any | None:
         """The export-tree node that made `node` (None when the tree does not list it)."""

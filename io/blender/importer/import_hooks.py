@@ -249,7 +249,8 @@ class PhysicsImportExtension:
             # not on `obj`, so a collider naming it needs a proxy.
             own_mesh = nodes.mesh(index) if obj.type == "MESH" else None
             try:
-                writer.apply(obj, physics, own_mesh, make_proxy, make_child)
+                writer.apply(obj, physics, own_mesh, make_proxy, make_child,
+                             _turn_of(gltf, index, obj))
             except Exception as exc:  # one node's problem never costs the others theirs
                 self._node_failed(index, exc)
 
@@ -521,6 +522,19 @@ def _restores_settings(gltf: Any) -> bool:
         isinstance(node.extras, dict) and GROUP in node.extras
         for node in gltf.data.nodes or []
     )
+
+
+def _turn_of(gltf: Any, index: int, obj: bpy.types.Object) -> Quaternion | None:
+    """The turn the importer gave node `index`'s camera or light object from the node (its
+    vnode's `rotation_before`: Blender's cameras and lights look down another axis); None
+    for any other object."""
+    if obj.type not in ("CAMERA", "LIGHT"):
+        return None
+    vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
+    turn = getattr(vnode, "rotation_before", None)
+    if not isinstance(turn, Quaternion) or turn.rotation_difference(Quaternion()).angle < 1e-6:
+        return None
+    return turn.copy()
 
 
 def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Physics on a camera's or light's node: glTF cameras and lights look down their -Z,
+Blender's down their -Y, so the glTF add-on turns such a node a quarter turn about X from
+its object's frame on export (`NodeIndex.turn_of`) and back on import (its
+`camera_correction`). Physics is set in the object's frame and written in the node's."""
+
+from dataclasses import replace
+
+from mathutils import Quaternion
+
+from ... import axes
+from ...model import Motion, NodePhysics, Quat, Vec3
+
+
+class TurnedBack:
+    """Values of one frame (glTF axes) in a frame turned by `turn` from it (Blender axes):
+    an object's in its turned node's (export), a node's in its turned object's (import).
+    The turn is a quarter turn: a vector moves by a signed permutation (its matrix snapped
+    to whole numbers: mathutils holds it in float32), in Python floats: a value keeps its
+    digits."""
+
+    def __init__(self, turn: Quaternion, yup: bool) -> None:
+        x, y, z, w = axes.quat_to_gltf(tuple(turn.inverted()), yup)
+        self.rotation = Quaternion((w, x, y, z))
+        self._rows = tuple(tuple(_snapped(value) for value in row)
+                           for row in self.rotation.to_matrix())
+
+    def vector(self, value: Vec3) -> Vec3:
+        x, y, z = value
+        return tuple(a * x + b * y + c * z + 0.0  # (+ 0.0: no -0.0 from a sign)
+                     for a, b, c in self._rows)  # type: ignore[return-value]
+
+    def quat(self, value: Quat | None) -> Quat:
+        """A rotation [x, y, z, w] from the object's frame, in the node's."""
+        x, y, z, w = value if value is not None else (0.0, 0.0, 0.0, 1.0)
+        q = self.rotation @ Quaternion((w, x, y, z))
+        return (q.x, q.y, q.z, q.w)
+
+    def motion(self, motion: Motion) -> Motion:
+        """`motion`'s node-space values (centre of mass, inertia axes, velocities) in the
+        turned node's frame."""
+        centre = motion.center_of_mass
+        orientation = motion.inertia_orientation  # (of a stated diagonal only)
+        return replace(
+            motion,
+            center_of_mass=None if centre is None else self.vector(centre),
+            inertia_orientation=orientation if motion.inertia_diagonal is None
+            else self.quat(orientation),
+            linear_velocity=self.vector(motion.linear_velocity),
+            angular_velocity=self.vector(motion.angular_velocity))
+
+    def body(self, physics: NodePhysics) -> NodePhysics:
+        return physics if physics.motion is None else replace(
+            physics, motion=self.motion(physics.motion))
+
+
+def _snapped(value: float) -> float:
+    """A quarter turn's matrix entry as the whole number it stands for (any other kept)."""
+    return float(round(value)) if abs(value - round(value)) < 1e-6 else value

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Physics set on a camera or light: the glTF add-on turns such a node a quarter turn from
+its object (glTF cameras and lights look down -Z, Blender's down -Y), so a shape, centre of
+mass or velocity written as set on the object came out turned; and read back, a node's
+values went onto the object unturned."""
+
+import bpy
+import pytest
+from mathutils import Matrix, Vector
+
+from tests.integration import scene_helpers as h
+from tests.integration.test_joints import named, node_world
+
+TO_GLTF = Matrix(((1, 0, 0), (0, 0, 1), (0, -1, 0)))  # Blender axes → glTF (Y up)
+BODY = "KHR_physics_rigid_bodies"
+
+
+def body_on(kind: str) -> bpy.types.Object:
+    """A turned camera or spot light carrying a dynamic body: a capsule along its own Z, a
+    custom centre of mass and an initial velocity."""
+    data = bpy.data.cameras.new("Lens") if kind == "CAMERA" else bpy.data.lights.new("Bulb",
+                                                                                     "SPOT")
+    obj = bpy.data.objects.new("Rig", data)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location, obj.rotation_euler = (1, 2, 3), (0.3, 0.2, 0.1)
+    h.set_physics(obj, motion_type="DYNAMIC", mass=2.0, shape_type="CAPSULE", radius=0.25,
+                  height=1.5, center_of_mass_mode="CUSTOM", center_of_mass=(0.0, 0.25, 0.5),
+                  linear_velocity=(1.0, 0.0, 0.0))
+    bpy.context.view_layer.update()
+    return obj
+
+
+def motion_of(gltf: dict, fmt: str, index: int) -> dict:
+    extensions = gltf["nodes"][index]["extensions"]
+    return extensions[BODY]["motion"] if fmt == "KHR" else extensions["OMI_physics_body"]["motion"]
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+@pytest.mark.parametrize("kind", ["CAMERA", "LIGHT"])
+def test_a_body_on_a_camera_or_light_is_written_where_it_is_set(clean_scene, tmp_path, fmt,
+                                                                kind):
+    rig = body_on(kind)
+    path = tmp_path / "out.gltf"
+    gltf = h.export(path, fmt, export_cameras=True, export_lights=True)
+    h.assert_valid(path)
+    node = named(gltf, "Rig")
+    world = node_world(gltf, node)
+    blender_world = rig.matrix_world
+    # the centre of mass, in the world, where the object has it
+    centre = world @ Vector(motion_of(gltf, fmt, node)["centerOfMass"])
+    assert (centre - TO_GLTF @ (blender_world @ Vector((0.0, 0.25, 0.5)))).length < 1e-5
+    assert motion_of(gltf, fmt, node)["centerOfMass"] == [0, 0.25, 0.5]  # (exact digits)
+    if fmt == "KHR":  # (node space: the velocity along the object's X, which the turn keeps)
+        assert motion_of(gltf, fmt, node)["linearVelocity"] == [1, 0, 0]
+    # the capsule's axis (its node's Y) along the object's Z
+    shape_node = named(gltf, "Rig.shape")
+    assert shape_node in gltf["nodes"][node]["children"]
+    axis = node_world(gltf, shape_node).to_3x3() @ Vector((0, 1, 0))
+    assert (axis - TO_GLTF @ (blender_world.to_3x3() @ Vector((0, 0, 1)))).length < 1e-5
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+@pytest.mark.parametrize("kind", ["CAMERA", "LIGHT"])
+def test_a_body_on_a_camera_or_light_comes_back_as_it_was_set(clean_scene, tmp_path, fmt,
+                                                              kind):
+    rig = body_on(kind)
+    world = rig.matrix_world.copy()
+    path = tmp_path / "out.gltf"
+    first = h.export(path, fmt, export_cameras=True, export_lights=True)
+    h.import_file(path)
+    rig = bpy.data.objects["Rig"]
+    assert (rig.matrix_world.to_quaternion().rotation_difference(world.to_quaternion())
+            ).angle < 1e-5
+    props = rig.gltf_physics
+    assert tuple(props.center_of_mass) == pytest.approx((0.0, 0.25, 0.5), abs=1e-7)
+    if fmt == "KHR":
+        assert tuple(props.linear_velocity) == pytest.approx((1.0, 0.0, 0.0), abs=1e-7)
+    shape = bpy.data.objects["Rig.shape"]
+    axis = shape.matrix_world.to_3x3() @ Vector((0, 0, 1))  # (a capsule along its Z)
+    assert (axis - world.to_3x3() @ Vector((0, 0, 1))).length < 1e-5
+    second = h.export(tmp_path / "again.gltf", fmt, export_cameras=True, export_lights=True)
+    assert h.physics_subtree(second) == h.physics_subtree(first)
+
+
+def test_a_shape_on_a_stated_camera_node_is_turned_onto_the_object(clean_scene, tmp_path):
+    """A stranger's file: a box on a camera node itself (in the node's axes)."""
+    path = tmp_path / "camera_box.gltf"
+    path.write_text("""{"asset": {"version": "2.0"},
+      "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+      "extensions": {"KHR_implicit_shapes": {"shapes": [
+          {"type": "box", "box": {"size": [1, 2, 3]}}]}},
+      "cameras": [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}],
+      "nodes": [{"name": "Eye", "camera": 0, "extensions": {"KHR_physics_rigid_bodies": {
+          "motion": {"mass": 1, "centerOfMass": [0, 0, 0.5]},
+          "collider": {"geometry": {"shape": 0}}}}}],
+      "scenes": [{"nodes": [0]}], "scene": 0}""")
+    h.import_file(path)
+    eye = bpy.data.objects["Eye"]
+    props = eye.gltf_physics
+    # the node's +Z (glTF) is Blender's -Y; the camera object looks down its -Z
+    centre = eye.matrix_world @ Vector(props.center_of_mass)
+    assert (centre - Vector((0, -0.5, 0))).length < 1e-6
+    box_axes = eye.matrix_world.to_3x3() @ props.shape_rotation.to_matrix()
+    sized = {round(abs(box_axes.col[i].dot(Vector(axis))), 6): size for i, size in
+             enumerate(props.box_size) for axis in ((0, 0, 1),)}
+    assert sized.get(1.0) == pytest.approx(2.0)  # (the box's glTF Y, 2 m, is Blender's Z)
