@@ -122,7 +122,8 @@ def byte_length(buffer: Mapping[str, Any]) -> int:
 def buffer_refusal(buffer: Mapping[str, Any], folder: Path | str | None,
                    binary: bytes | None = None) -> ResourceError | None:
     """Why a buffer would not be read (None when it would, or when it is the GLB chunk and
-    no `binary` is given); only `stat` is used, nothing is opened."""
+    no `binary` is given); a file is only `stat`ed, never opened (a `data:` URI is decoded
+    to be measured)."""
     uri = buffer.get("uri")
     if uri is None and binary is None:
         return None
@@ -131,7 +132,8 @@ def buffer_refusal(buffer: Mapping[str, Any], folder: Path | str | None,
         if uri is None:
             _check_size(GLB_CHUNK, length, len(binary))
             return None
-        if isinstance(uri, str) and uri.startswith("data:"):
+        if isinstance(uri, str) and uri.startswith("data:"):  # (held already: decoded)
+            _check_size(uri, length, len(decode_data_uri(uri)))
             return None
         if folder is None:
             raise ResourceError(uri, "is a file, but no folder was given", refused=False)

@@ -142,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     for where, problem in refused:
         print(f"error: {args.input}:{where}: {problem}", file=sys.stderr)
     if refused:
-        print(f"error: {args.input} not converted: it names files the converter does not read "
-              "(see README, Files from strangers)", file=sys.stderr)
+        print(f"error: {args.input} not converted: it has buffers or images the converter "
+              "does not read (see README, Files from strangers)", file=sys.stderr)
         return 1
     problem = target_problem(args, tuple(asset_files.named_files(gltf, args.input.parent)))
     if problem is not None:

@@ -232,6 +232,25 @@ def test_data_uris_and_the_glb_chunk_are_read_up_to_the_byte_length(tmp_path: Pa
     assert not missing.value.refused
 
 
+@pytest.mark.parametrize("payload, length, why", [
+    (base64.b64encode(TETRAHEDRON).decode(), 49, "more than its 48 bytes"),
+    ("!!!!not-base64", 48, "is not valid base64"),
+])
+def test_a_data_uri_shorter_than_its_byte_length_is_refused_by_both_tools(
+        payload: str, length: int, why: str, tmp_path: Path) -> None:
+    """As a file's would be: the checker said only that the mesh was unread, and the
+    converter wrote the broken buffer on (the glTF validator: BUFFER_BYTE_LENGTH_MISMATCH)."""
+    path = asset(tmp_path / "asset", "data:application/octet-stream;base64," + payload, length)
+    checked = tool(CHECKER, path)
+    assert checked.returncode == 1, checked.stdout
+    [line] = [line for line in checked.stdout.splitlines() if "[resource-refused]" in line]
+    assert line.startswith(f"{path}:/buffers/0/uri: error:") and why in line, line
+    converted = tool(CONVERTER, path, tmp_path / "out" / "model.gltf", "--to", "khr")
+    assert converted.returncode == 1 and why in converted.stderr, converted.stderr
+    assert "has buffers or images the converter does not read" in converted.stderr
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("uri", ["//[oops/a.bin", "//a]b/x.bin", "http://[x/a.bin"])
 def test_a_uri_urlsplit_rejects_is_refused_naming_it(uri: str, tmp_path: Path) -> None:
     with pytest.raises(ResourceError, match="is not a valid URI") as bad:
