@@ -70,6 +70,7 @@ from .mass_properties import MassPart, body_moments, centre_in_target
 from .mesh_data import MeshData
 from .model import Collider, Motion, PhysicsScene
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
+from .numbers import exact_numbers
 from .structure import (
     COMPOUND_DROPPED_CODE,
     COMPOUND_PASSED_CODE,
@@ -219,12 +220,13 @@ def _encode(
 ) -> Encoded:
     scratch = Report()
     mesh_nodes = _mesh_nodes(work) if target == "KHR" and form == "node" else {}
-    encoded = encode_document(
-        work.scene, work.vehicles, target, _same, _same, scratch,
-        khr_geometry=form,  # type: ignore[arg-type]
-        resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
-        godot_capsules=godot_capsules, gravity=gravity,
-    )
+    with exact_numbers():  # (the file's numbers as it states them)
+        encoded = encode_document(
+            work.scene, work.vehicles, target, _same, _same, scratch,
+            khr_geometry=form,  # type: ignore[arg-type]
+            resolve_mesh_node=lambda mesh: mesh_nodes.get(mesh),  # type: ignore[arg-type]
+            godot_capsules=godot_capsules, gravity=gravity,
+        )
     _copy_issues(scratch, work.report)
     return encoded
 

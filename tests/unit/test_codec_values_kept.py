@@ -322,3 +322,74 @@ def test_a_cone_wider_than_pi_stays_custom(cone: float) -> None:
 def test_a_twist_range_beside_a_too_wide_cone_stays_custom() -> None:
     limits = (*cone_limits(4.0), JointLimit(angular_axes=(2,), min=-0.5, max=0.5))
     assert match_preset(limits) is None
+
+
+PRECISE = {  # doubles no float32 holds, and a stated negative zero
+    "mass": 123456.789012345, "center": [0.30000000000000004, -0.0, 1e-40],
+    "size": [1.2345678901234, 0.1, 2.0000000001], "friction": 0.123456789012,
+    "gravity": -0.0, "orientation": [0.0, 0.7071067811865476, 0.0, 0.7071067811865476],
+}
+
+
+def precise_khr() -> dict[str, Any]:
+    return {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+        "extensions": {
+            "KHR_implicit_shapes": {"shapes": [{"type": "box",
+                                                "box": {"size": PRECISE["size"]}}]},
+            "KHR_physics_rigid_bodies": {"physicsMaterials": [
+                {"staticFriction": PRECISE["friction"], "dynamicFriction": 0.5}]}},
+        "nodes": [{"name": "Crate", "extensions": {"KHR_physics_rigid_bodies": {
+            "motion": {"mass": PRECISE["mass"], "centerOfMass": PRECISE["center"],
+                       "inertiaDiagonal": [1.5, 2.5, 3.5],
+                       "inertiaOrientation": PRECISE["orientation"],
+                       "gravityFactor": PRECISE["gravity"]},
+            "collider": {"geometry": {"shape": 0}, "physicsMaterial": 0}}}}],
+        "scenes": [{"nodes": [0]}], "scene": 0,
+    }
+
+
+def same_bits(written: list[float] | float, stated: list[float] | float) -> bool:
+    pairs = zip(written, stated, strict=True) if isinstance(stated, list) \
+        else [(written, stated)]
+    return all(struct.pack("<d", a) == struct.pack("<d", b) for a, b in pairs)
+
+
+@pytest.mark.parametrize("target", ["KHR", "OMI"])
+def test_the_converter_writes_a_files_numbers_as_it_states_them(target) -> None:
+    """Not to float32's precision (that is Blender's storage, not the converter's): the
+    mass 123456.789012345 was written 123456.79, -0.0 as 0.0, all unsaid."""
+    report = Report()
+    out = convert_document(precise_khr(), target, report=report)
+    node = out["nodes"][0]["extensions"]
+    if target == "KHR":
+        motion = node["KHR_physics_rigid_bodies"]["motion"]
+        size = out["extensions"]["KHR_implicit_shapes"]["shapes"][0]["box"]["size"]
+        material = out["extensions"]["KHR_physics_rigid_bodies"]["physicsMaterials"][0]
+    else:
+        motion = node["OMI_physics_body"]["motion"]
+        size = out["extensions"]["OMI_physics_shape"]["shapes"][0]["box"]["size"]
+        material = out["extensions"]["OMI_physics_body"]["physicsMaterials"][0]
+    assert same_bits(motion["mass"], PRECISE["mass"])
+    assert same_bits(motion["centerOfMass"], PRECISE["center"])
+    assert same_bits(motion["inertiaOrientation"], PRECISE["orientation"])
+    assert same_bits(motion["gravityFactor"], PRECISE["gravity"])
+    assert same_bits(size, PRECISE["size"])
+    assert same_bits(material["staticFriction"], PRECISE["friction"])
+    assert not issues(report, "number-below-float32")
+    again = convert_document(out, target, report=Report())  # (OMI: states OMI's combine)
+    third = convert_document(again, target, report=Report())
+    assert json.dumps(third, sort_keys=True) == json.dumps(again, sort_keys=True)
+    assert same_bits(again["nodes"][0]["extensions"][
+        "KHR_physics_rigid_bodies" if target == "KHR" else "OMI_physics_body"]["motion"][
+        "mass"], PRECISE["mass"])
+
+
+def test_the_exporter_still_writes_blenders_float32_as_its_shortest_decimal() -> None:
+    """`canon` outside the converter: 0.1 stored as float32 is written 0.1."""
+    from gltf_physics.io.numbers import canon, exact_numbers
+    assert canon(f32(0.1)) == 0.1 and canon(-0.0) == 0.0 and str(canon(-0.0)) == "0.0"
+    with exact_numbers():
+        assert canon(f32(0.1)) == f32(0.1) and str(canon(-0.0)) == "-0.0"
+    assert canon(f32(0.1)) == 0.1
