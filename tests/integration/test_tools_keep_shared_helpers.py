@@ -107,7 +107,7 @@ def test_a_kept_hull_proxy_is_said(clean_scene, bridge, settings):
     assert f"{proxy.name} was kept: {copy.name} still uses it (Crate no longer does); " \
            "delete it when nothing does" in run.warnings
     copy.gltf_physics.mesh_object = None  # now unused: a hull of the copy's own comes next
-    assert not ownership.pointer_users().get(proxy.session_uid)
+    assert not ownership.pointer_users([proxy]).get(proxy.session_uid)
     assert ownership.remove_made(proxy, ownership.HULL_PROXY, crate)
 
 
@@ -130,6 +130,42 @@ def test_a_part_another_shape_uses_is_kept_out_of_the_compound(clean_scene, brid
     run = bridge.decompose_now([crate], settings)  # unused now: replaced as any other part
     assert uid not in {o.session_uid for o in bpy.data.objects}
     assert set(bridge.parts_of(crate)) == set(run.made["Crate"])
+
+
+def test_a_hull_proxy_or_part_a_modifier_or_constraint_uses_is_kept(clean_scene, bridge,
+                                                                    settings):
+    """The user's Boolean modifier cutting with the hull proxy, a Child Of constraint on a
+    part: a re-run kept only helpers physics settings pointed at, and deleted these (the
+    modifier and constraint then pointed at nothing), unsaid."""
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC")
+    select_only(crate)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = crate.gltf_physics.mesh_object
+    wall = h.mesh_object("Wall", location=(4, 0, 0), size=3.0)
+    cut = wall.modifiers.new("Cut", "BOOLEAN")
+    cut.object = proxy
+    points = len(proxy.data.vertices)
+    assert bpy.ops.gltf_physics.simplify_hull(max_points=8) == {"FINISHED"}  # kept as is
+    assert crate.gltf_physics.mesh_object != proxy and cut.object == proxy
+    assert len(proxy.data.vertices) == points
+    proxy = crate.gltf_physics.mesh_object  # (the new one)
+    cut.object = proxy
+    run = bridge.decompose_now([crate], settings)
+    assert proxy.name in bpy.data.objects and cut.object == proxy
+    assert f"{proxy.name} was kept: Wall still uses it (Crate no longer does); delete it " \
+        "when nothing does" in run.warnings, run.warnings
+    part = run.made["Crate"][0]
+    lamp = h.mesh_object("Lamp", location=(0, 0, 3), size=0.2)
+    pin = lamp.constraints.new("CHILD_OF")
+    pin.target = part
+    run = bridge.decompose_now([crate], settings)
+    assert part.name in bpy.data.objects and pin.target == part
+    assert any(w.startswith(f"{part.name} was kept: Lamp still uses it") for w in run.warnings)
+    assert part not in run.made["Crate"] and part.gltf_physics.shape_type == "NONE"
+    pin.target = None  # unused now: replaced as any other part
+    uid = part.session_uid
+    bridge.decompose_now([crate], settings)
+    assert uid not in {o.session_uid for o in bpy.data.objects}
 
 
 # -- 3. Physics from Blender Rigid Body reuses its joint Empty -------------------------------

@@ -218,9 +218,10 @@ def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> int:
     object the user parented under a part moves to `obj`, keeping its place. A part another
     object's settings point at (its shape's proxy, a joint's frame) stays, without a shape
     of its own (no longer in the compound), said in `notes`. How many were deleted."""
-    users = pointer_users()
+    parts = parts_of(obj)
+    users = pointer_users(parts)
     removed = 0
-    for part in parts_of(obj):
+    for part in parts:
         if not made_by(part, CONVEX_PART, obj):  # made before the tags (PART_TAG): ours
             mark(part, CONVEX_PART, obj)
         used = users.get(part.session_uid)
@@ -233,7 +234,7 @@ def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> int:
 
 
 def _note_kept(notes: list[str] | None, thing: bpy.types.Object,
-               users: list[bpy.types.Object], what: str) -> None:
+               users: list[bpy.types.ID], what: str) -> None:
     if notes is not None:
         notes.append(f"{thing.name} was kept: {still_used(users)} ({what}); delete it when "
                      "nothing does")
@@ -250,7 +251,7 @@ def _remove_own_proxy(obj: bpy.types.Object, notes: list[str] | None = None) -> 
         return
     props.mesh_object = None
     props.mesh_source = "SELF"
-    users = pointer_users()
+    users = pointer_users([proxy])
     used = users.get(proxy.session_uid)
     if used:
         _note_kept(notes, proxy, used, f"{obj.name} no longer does")

@@ -35,7 +35,7 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
     proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
         and editable_problem(props.mesh_object) is None else None  # (else its library's)
     shared = proxy is not None and [
-        user for user in pointer_users().get(proxy.session_uid, ()) if user != obj]
+        user for user in pointer_users([proxy]).get(proxy.session_uid, ()) if user != obj]
     # The hull's points in the space of the object holding them: our proxy when it is kept
     # (where the user may have moved it), else `obj` (a new proxy sits at its origin).
     holder = proxy if proxy is not None and not shared else obj

@@ -2,8 +2,9 @@
 """What the tools made: a stored tag naming the tool and a pointer to the object it was made
 for, on every object and mesh a tool creates. Only tagged things are ever replaced or
 removed; a name never counts (a user's "Truck.part001" is the user's). Nothing is removed
-while another object's physics settings point at it (a Shift+D copy's shape still using the
-original's hull proxy): the tool only unhooks it from its own object and says so.
+while anything else points at it (a Shift+D copy's shape still using the original's hull
+proxy, a Boolean modifier or Child Of constraint of the user's): the tool only unhooks it
+from its own object and says so.
 
 The tags are ID custom properties (`gltf_physics_made_by`: the tool, `gltf_physics_made_for`:
 the owner object). The export strips them from node extras even with *Custom Properties*
@@ -11,6 +12,8 @@ on (io/blender/exporter/export_hooks.py). Shift+D of an owner with what was made
 copy's tag at the copied owner (Blender remaps the pointer within the duplicated objects); a
 helper copied without its owner stays made for the original owner.
 """
+
+from collections.abc import Iterable
 
 import bpy
 
@@ -56,27 +59,35 @@ def made_by(thing: bpy.types.ID | None, tool: str,
     return owner is None or thing.get(MADE_FOR) == owner
 
 
-def pointer_users() -> dict[int, list[bpy.types.Object]]:
-    """The objects whose physics settings point at another object (a shape's mesh proxy, a
-    joint's connected body or frame, a pilot seat), by the session_uid of the object they
-    point at (a name may be a linked object's too)."""
-    group = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type
-    names = [p.identifier for p in group.properties
-             if p.type == "POINTER" and p.fixed_type.identifier == "Object"]
-    found: dict[int, list[bpy.types.Object]] = {}
-    for obj in bpy.data.objects:
-        props = obj.gltf_physics
-        for name in names:
-            target = getattr(props, name)
-            if target is None or target == obj:
-                continue
-            users = found.setdefault(target.session_uid, [])
-            if obj not in users:
-                users.append(obj)
+def pointer_users(things: Iterable[bpy.types.Object]) -> dict[int, list[bpy.types.ID]]:
+    """What else points at each of `things`, by session_uid (a name may be a linked
+    object's too): another object's physics settings (a shape's mesh proxy, a joint's
+    connected body or frame, a pilot seat), a modifier, constraint, driver or node of the
+    user's (`bpy.data.user_map`); not the collections (or scene) holding it nor its children
+    (which a removal moves to its parent)."""
+    things = list(things)
+    if not things:
+        return {}
+    found: dict[int, list[bpy.types.ID]] = {}
+    for thing, users in bpy.data.user_map(subset=things).items():
+        kept = sorted((user for user in users if user != thing and not _holds(user, thing)),
+                      key=lambda user: (user.name, user.session_uid))
+        if kept:
+            found[thing.session_uid] = kept
     return found
 
 
-def still_used(users: list[bpy.types.Object]) -> str:
+def _holds(user: bpy.types.ID, thing: bpy.types.Object) -> bool:
+    """`user` only holds `thing`: a collection, a scene's own collection, its child."""
+    if isinstance(user, bpy.types.Collection):
+        return True
+    if isinstance(user, bpy.types.Scene):
+        return thing.name in user.collection.objects \
+            and user.collection.objects[thing.name] == thing and user.camera != thing
+    return isinstance(user, bpy.types.Object) and user.parent == thing
+
+
+def still_used(users: list[bpy.types.ID]) -> str:
     """"<user> still uses it" (or "<user> and N more object(s) still use it"): why a thing
     of ours is kept (`users`: from `pointer_users`, not empty)."""
     if len(users) == 1:
@@ -85,14 +96,14 @@ def still_used(users: list[bpy.types.Object]) -> str:
 
 
 def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None = None,
-                users: dict[int, list[bpy.types.Object]] | None = None) -> bool:
-    """Delete `obj` when `tool` made it (for `owner`) and no object's physics settings point
-    at it (`users`: `pointer_users()`, when already known), with its mesh when the tool made
-    that too and nothing else uses it; its other children move to its parent, keeping their
-    world transform. True when deleted."""
+                users: dict[int, list[bpy.types.ID]] | None = None) -> bool:
+    """Delete `obj` when `tool` made it (for `owner`) and nothing else points at it
+    (`users`: `pointer_users`, when already known), with its mesh when the tool made that
+    too and nothing else uses it; its children move to its parent, keeping their world
+    transform. True when deleted."""
     if not made_by(obj, tool, owner) or deletion_problem(obj) is not None:
         return False  # (a linked or overridden copy of ours is its library's)
-    if (pointer_users() if users is None else users).get(obj.session_uid):
+    if (pointer_users([obj]) if users is None else users).get(obj.session_uid):
         return False  # another shape's proxy, a joint's frame…: deleting it would break that
     for child in list(obj.children):
         world = child.matrix_world.copy()
