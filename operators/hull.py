@@ -40,7 +40,7 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
             for number, obj in enumerate(targets):
                 try:
                     errors.append(make_hull_proxy(obj, self.max_points, notes=notes))
-                except ValueError as exc:  # no volume: nothing made for this one
+                except ValueError as exc:  # no volume, a proxy in Edit Mode: nothing made
                     flat.append(str(exc))
                 wm.progress_update(number + 1)
         finally:

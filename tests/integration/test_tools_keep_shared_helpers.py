@@ -168,6 +168,71 @@ def test_a_hull_proxy_or_part_a_modifier_or_constraint_uses_is_kept(clean_scene,
     assert uid not in {o.session_uid for o in bpy.data.objects}
 
 
+def editing(obj) -> None:
+    select_only(obj)
+    bpy.ops.object.mode_set(mode="EDIT")
+    assert obj.mode == "EDIT"
+
+
+def test_a_hull_proxy_being_edited_is_left_as_it_is_and_said(clean_scene):
+    """Blender keeps an object's mesh in Edit Mode: the re-run said "1 hull(s)" and changed
+    nothing (a tagged mesh left over)."""
+    crate = h.set_physics(h.mesh_object("Crate", kind="sphere"), motion_type="DYNAMIC")
+    select_only(crate)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    proxy = crate.gltf_physics.mesh_object
+    mesh, meshes = proxy.data, set(bpy.data.meshes)
+    editing(proxy)
+    select_only(crate)
+    with pytest.raises(RuntimeError, match=r"Crate was left as it was: its proxy Crate\.hull "
+                       r"is in Edit Mode: leave Edit Mode first"):
+        bpy.ops.gltf_physics.simplify_hull(max_points=8)
+    assert proxy.data == mesh and set(bpy.data.meshes) == meshes
+    assert crate.gltf_physics.mesh_object == proxy
+
+
+@pytest.mark.parametrize("edited", ["part", "proxy"])
+def test_a_decomposition_leaves_an_object_whose_helper_is_being_edited(clean_scene, bridge,
+                                                                       settings, edited):
+    """The part (or hull proxy) being edited was deleted under the user."""
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", shape_type="BOX")
+    if edited == "part":
+        helper = bridge.decompose_now([crate], settings).made["Crate"][0]
+    else:
+        select_only(crate)
+        assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+        helper = crate.gltf_physics.mesh_object
+    editing(helper)
+    run = bridge.decompose_now([crate], settings)
+    assert run.errors == [f"Crate was left as it was: {helper.name} is in Edit Mode: leave "
+                          "Edit Mode first (Tab)"]
+    assert helper.name in bpy.data.objects and helper.mode == "EDIT"
+
+
+@pytest.mark.parametrize("role", ["COLLIDER", "TRIGGER"])
+def test_a_hull_replaces_the_parts_of_an_earlier_decomposition(clean_scene, tmp_path, bridge,
+                                                              settings, role):
+    """The parts stayed beside the new hull: the file had both (a doubled collider)."""
+    clean_scene.gltf_physics.layers.add().name = "Doors"
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", shape_type="BOX",
+                          shape_role=role, use_filter=True, filter_name="Sensor",
+                          filter_layers=(True,) + (False,) * 31)
+    parts = bridge.decompose_now([crate], settings).made["Crate"]
+    assert parts and crate.gltf_physics.is_compound_trigger == (role == "TRIGGER")
+    select_only(crate)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    assert bridge.parts_of(crate) == [] and not [o for o in bpy.data.objects
+                                                  if o.name.startswith("Crate.part")]
+    props = crate.gltf_physics
+    assert (props.shape_type, props.shape_role, props.is_compound_trigger) \
+        == ("CONVEX", role, False)
+    assert props.use_filter and props.filter_name == "Sensor" and props.filter_layers[0]
+    gltf = h.export(tmp_path / "out.gltf", "KHR")
+    shaped = [n["name"] for n in gltf["nodes"] if "geometry" in str(
+        n.get("extensions", {}).get("KHR_physics_rigid_bodies", {}))]
+    assert shaped == ["Crate"], shaped
+
+
 # -- 3. Physics from Blender Rigid Body reuses its joint Empty -------------------------------
 
 

@@ -208,6 +208,26 @@ def replace_parts(
     return made
 
 
+def undo_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> None:
+    """Before `obj` takes a single shape again (Generate Convex Hull): its parts go (those
+    another object still uses stay, said in `notes`), and the compound trigger a
+    decomposition of its trigger made is a trigger again, with the filter its parts held.
+    Raises ValueError (nothing changed) when a part cannot be deleted now."""
+    parts = parts_of(obj)
+    problem = next(filter(None, map(deletion_problem, parts)), None)
+    if problem is not None:
+        raise ValueError(f"{obj.name} was left as it was: {problem}")
+    props = obj.gltf_physics
+    triggers = [part for part in parts if part.gltf_physics.shape_role == "TRIGGER"]
+    if parts and triggers == parts and props.is_compound_trigger:
+        held = triggers[0].gltf_physics
+        for name in FILTER_FIELDS:
+            setattr(props, name, _plain(getattr(held, name)))
+        props.is_compound_trigger = False
+        props.shape_role = "TRIGGER"
+    remove_parts(obj, notes)
+
+
 def _plain(value: object) -> object:
     """A property's value detached from its object (an array as a tuple)."""
     return value if isinstance(value, (bool, int, float, str)) else tuple(value)

@@ -38,10 +38,20 @@ def editable_problem(
     return None
 
 
+def edit_mode_problem(thing: bpy.types.ID) -> str | None:
+    """Why a tool cannot replace `thing`'s mesh or delete it now: the user is editing it
+    (Blender keeps an object's mesh while it is in Edit Mode, and deleting it loses the
+    edit)."""
+    if getattr(thing, "mode", None) == "EDIT":
+        return f"{thing.name} is in Edit Mode: leave Edit Mode first (Tab)"
+    return None
+
+
 def deletion_problem(thing: bpy.types.ID) -> str | None:
-    """Why `thing` cannot be deleted for good, or None: a linked one is its library's, and
-    Blender brings a library override back from its library when the file is opened."""
-    problem = editable_problem(thing)
+    """Why `thing` cannot be deleted for good, or None: a linked one is its library's,
+    Blender brings a library override back from its library when the file is opened, and
+    one the user is editing keeps its edit (`edit_mode_problem`)."""
+    problem = editable_problem(thing) or edit_mode_problem(thing)
     if problem is None and thing.override_library is not None:
         problem = f"{thing.name} is a library override: Blender brings it back from its " \
                   "library when the file is opened, so it cannot be replaced: make it local"

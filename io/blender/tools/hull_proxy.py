@@ -4,7 +4,8 @@
 import bpy
 
 from ...hull import ENGINE_MAX_POINTS
-from .editable import editable_problem
+from .decomposition import undo_parts
+from .editable import edit_mode_problem, editable_problem
 from .hull import hull_mesh, simplify_object_hull
 from .ownership import (
     HULL_PROXY,
@@ -24,7 +25,8 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
                     ) -> float:
     """Give `obj` a Convex Hull shape using a simplified hull proxy of `source`'s mesh (the
     object's own by default), placed where that mesh is; returns the volume error. Raises
-    ValueError (nothing made) when the mesh has no volume.
+    ValueError (nothing made) when the mesh has no volume, or when its proxy (or a part
+    of an earlier decomposition, which the hull replaces) is in Edit Mode.
 
     The proxy this tool made for `obj` earlier gets the new hull; any other object the shape
     used (a user's low-poly child…), and our proxy while another object's settings still
@@ -34,6 +36,9 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
     props = obj.gltf_physics
     proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
         and editable_problem(props.mesh_object) is None else None  # (else its library's)
+    editing = None if proxy is None else edit_mode_problem(proxy)
+    if editing is not None:  # (its new mesh would not be kept: nothing is made)
+        raise ValueError(f"{obj.name} was left as it was: its proxy {editing}")
     shared = proxy is not None and [
         user for user in pointer_users([proxy]).get(proxy.session_uid, ()) if user != obj]
     # The hull's points in the space of the object holding them: our proxy when it is kept
@@ -46,6 +51,7 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
     if result.degenerate or result.volume_before <= 0.0:
         raise ValueError(f"{source.name}'s mesh has no volume (its points lie on a plane, a "
                          "line or a point): a convex hull needs some; nothing was made")
+    undo_parts(obj, notes)  # the hull replaces an earlier decomposition's parts
     mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
     if proxy is None or shared:
         kept = proxy
