@@ -4,7 +4,8 @@
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.tools.hull_proxy import make_hull_proxy
+from ..io.blender.tools.hull_proxy import apply_hull, own_proxy, read_hull
+from ..io.blender.tools.ownership import HULL_PROXY, pointer_users, remove_meshes
 from ..io.hull import ENGINE_MAX_POINTS
 from .context_checks import has_scene
 
@@ -34,15 +35,25 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
         if refuse(self, targets):
             return {"CANCELLED"}
         wm = context.window_manager
-        wm.progress_begin(0, len(targets))
-        errors, flat, notes = [], [], []
+        wm.progress_begin(0, 2 * len(targets))
+        errors, flat, notes, plans = [], [], [], []
         try:
+            # every hull read first, from one evaluation (each new proxy would make the next
+            # read evaluate the whole scene again)
+            depsgraph = context.evaluated_depsgraph_get()
+            users = pointer_users(filter(None, map(own_proxy, targets)))
             for number, obj in enumerate(targets):
                 try:
-                    errors.append(make_hull_proxy(obj, self.max_points, notes=notes))
+                    plans.append((obj, read_hull(obj, self.max_points, None, depsgraph,
+                                                 users)))
                 except ValueError as exc:  # no volume, a proxy in Edit Mode: nothing made
                     flat.append(str(exc))
                 wm.progress_update(number + 1)
+            old_meshes: list[bpy.types.Mesh] = []
+            for number, (obj, plan) in enumerate(plans):
+                errors.append(apply_hull(obj, plan, notes, old_meshes))
+                wm.progress_update(len(targets) + number + 1)
+            remove_meshes(old_meshes, HULL_PROXY)
         finally:
             wm.progress_end()
         if flat:

@@ -184,7 +184,7 @@ def test_a_hull_proxy_being_edited_is_left_as_it_is_and_said(clean_scene):
     mesh, meshes = proxy.data, set(bpy.data.meshes)
     editing(proxy)
     select_only(crate)
-    with pytest.raises(RuntimeError, match=r"Crate was left as it was: its proxy Crate\.hull "
+    with pytest.raises(RuntimeError, match=r"Crate was left as it was: Crate\.hull "
                        r"is in Edit Mode: leave Edit Mode first"):
         bpy.ops.gltf_physics.simplify_hull(max_points=8)
     assert proxy.data == mesh and set(bpy.data.meshes) == meshes

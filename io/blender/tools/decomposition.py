@@ -208,12 +208,14 @@ def replace_parts(
     return made
 
 
-def undo_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> None:
+def undo_parts(obj: bpy.types.Object, notes: list[str] | None = None,
+               parts: list[bpy.types.Object] | None = None) -> None:
     """Before `obj` takes a single shape again (Generate Convex Hull): its parts go (those
     another object still uses stay, said in `notes`), and the compound trigger a
     decomposition of its trigger made is a trigger again, with the filter its parts held.
-    Raises ValueError (nothing changed) when a part cannot be deleted now."""
-    parts = parts_of(obj)
+    Raises ValueError (nothing changed) when a part cannot be deleted now. (`parts`:
+    `parts_of(obj)`, when known.)"""
+    parts = parts_of(obj) if parts is None else parts
     problem = next(filter(None, map(deletion_problem, parts)), None)
     if problem is not None:
         raise ValueError(f"{obj.name} was left as it was: {problem}")
@@ -225,7 +227,8 @@ def undo_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> None:
             setattr(props, name, _plain(getattr(held, name)))
         props.is_compound_trigger = False
         props.shape_role = "TRIGGER"
-    remove_parts(obj, notes)
+    if parts:
+        remove_parts(obj, notes, parts)
 
 
 def _plain(value: object) -> object:
@@ -233,12 +236,14 @@ def _plain(value: object) -> object:
     return value if isinstance(value, (bool, int, float, str)) else tuple(value)
 
 
-def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None) -> int:
+def remove_parts(obj: bpy.types.Object, notes: list[str] | None = None,
+                 parts: list[bpy.types.Object] | None = None) -> int:
     """Delete the parts of an earlier decomposition (and their meshes, when unused); an
     object the user parented under a part moves to `obj`, keeping its place. A part another
     object's settings point at (its shape's proxy, a joint's frame) stays, without a shape
-    of its own (no longer in the compound), said in `notes`. How many were deleted."""
-    parts = parts_of(obj)
+    of its own (no longer in the compound), said in `notes`. How many were deleted.
+    (`parts`: `parts_of(obj)`, when known.)"""
+    parts = parts_of(obj) if parts is None else parts
     users = pointer_users(parts)
     removed = 0
     for part in parts:

@@ -98,12 +98,25 @@ def hull_of_points(points: np.ndarray) -> BlenderHull:
     return BlenderHull(candidates[used], volume)
 
 
+#: From how many points a hull's bmesh is filled through a scratch mesh (faster per point,
+#: but removing a data-block costs time in proportion to the file's: a tool run on many small
+#: objects would grow with their square)
+SCRATCH_MESH_POINTS = 20_000
+
+
 def _hull_vertex_mask(points: np.ndarray) -> tuple[np.ndarray, float]:
     """Which points are vertices of Blender's hull of them, and the hull's volume."""
-    scratch = bpy.data.meshes.new("gltf_physics_hull_scratch")
+    scratch = bpy.data.meshes.new("gltf_physics_hull_scratch") \
+        if len(points) >= SCRATCH_MESH_POINTS else None
     bm = None
     try:
-        bm = _bmesh_of_points(scratch, points)
+        if scratch is not None:
+            bm = _bmesh_of_points(scratch, points)
+        else:
+            bm = bmesh.new()
+            add = bm.verts.new
+            for point in points.tolist():
+                add(point)
         unused = bmesh.ops.convex_hull(bm, input=bm.verts)["geom_unused"]
         bm.verts.index_update()
         used = np.ones(len(points), dtype=bool)
@@ -112,7 +125,8 @@ def _hull_vertex_mask(points: np.ndarray) -> tuple[np.ndarray, float]:
     finally:
         if bm is not None:
             bm.free()
-        bpy.data.meshes.remove(scratch)
+        if scratch is not None:
+            bpy.data.meshes.remove(scratch)
 
 
 def hull_triangles(points: np.ndarray) -> np.ndarray:

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A simplified convex hull as an editable, collision-only proxy child of an object."""
 
+from dataclasses import dataclass
+
 import bpy
 
 from ...hull import ENGINE_MAX_POINTS
-from .decomposition import undo_parts
-from .editable import edit_mode_problem, editable_problem
-from .hull import hull_mesh, simplify_object_hull
+from .decomposition import parts_of, undo_parts
+from .editable import deletion_problem, edit_mode_problem, editable_problem
+from .hull import HullResult, hull_mesh, simplify_object_hull
 from .ownership import (
     HULL_PROXY,
     link_like,
@@ -20,39 +22,80 @@ from .ownership import (
 HULL_SUFFIX = ".hull"
 
 
+@dataclass
+class HullPlan:
+    """What Generate Convex Hull reads for one object before anything changes: the hull
+    (in the space of the object that will hold it), our proxy to reuse, and who else uses
+    it."""
+
+    result: HullResult
+    proxy: bpy.types.Object | None
+    shared: list[bpy.types.ID]
+    parts: list[bpy.types.Object]  # an earlier decomposition's, which the hull replaces
+
+
 def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
                     source: bpy.types.Object | None = None, notes: list[str] | None = None
                     ) -> float:
     """Give `obj` a Convex Hull shape using a simplified hull proxy of `source`'s mesh (the
     object's own by default), placed where that mesh is; returns the volume error. Raises
-    ValueError (nothing made) when the mesh has no volume, or when its proxy (or a part
-    of an earlier decomposition, which the hull replaces) is in Edit Mode.
+    ValueError (nothing made) as `read_hull` does."""
+    plan = read_hull(obj, max_points, source, bpy.context.evaluated_depsgraph_get())
+    return apply_hull(obj, plan, notes)
+
+
+def own_proxy(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The proxy this tool made for `obj` that it may refill (a linked or overridden one is
+    its library's)."""
+    proxy = obj.gltf_physics.mesh_object
+    return proxy if made_by(proxy, HULL_PROXY, obj) and editable_problem(proxy) is None \
+        else None
+
+
+def read_hull(obj: bpy.types.Object, max_points: int, source: bpy.types.Object | None,
+              depsgraph: bpy.types.Depsgraph,
+              users: dict[int, list[bpy.types.ID]] | None = None) -> HullPlan:
+    """`obj`'s hull plan, read from `depsgraph` (one for many objects: nothing changes
+    while plans are read; `users`: `pointer_users` of their proxies, read once). Raises
+    ValueError when the mesh has no volume, or when its proxy (or a part of an earlier
+    decomposition, which the hull replaces) cannot be replaced now (in Edit Mode…).
 
     The proxy this tool made for `obj` earlier gets the new hull; any other object the shape
-    used (a user's low-poly child…), and our proxy while another object's settings still
-    point at it (a Shift+D copy's shape, said in `notes`), is left as it is and a new proxy
-    is made."""
+    used (a user's low-poly child…), and our proxy while anything else points at it (a
+    Shift+D copy's shape, said), is left as it is and a new proxy is made."""
     source = obj if source is None else source
-    props = obj.gltf_physics
-    proxy = props.mesh_object if made_by(props.mesh_object, HULL_PROXY, obj) \
-        and editable_problem(props.mesh_object) is None else None  # (else its library's)
-    editing = None if proxy is None else edit_mode_problem(proxy)
-    if editing is not None:  # (its new mesh would not be kept: nothing is made)
-        raise ValueError(f"{obj.name} was left as it was: its proxy {editing}")
-    shared = proxy is not None and [
-        user for user in pointer_users([proxy]).get(proxy.session_uid, ()) if user != obj]
+    proxy = own_proxy(obj)
+    # (a proxy's new mesh is not kept in Edit Mode; parts are deleted: `undo_parts`)
+    parts = parts_of(obj)
+    problem = (proxy and edit_mode_problem(proxy)) \
+        or next(filter(None, map(deletion_problem, parts)), None)
+    if problem:
+        raise ValueError(f"{obj.name} was left as it was: {problem}")
+    if proxy is not None and users is None:
+        users = pointer_users([proxy])
+    shared = [] if proxy is None else [
+        user for user in users.get(proxy.session_uid, ()) if user != obj]
     # The hull's points in the space of the object holding them: our proxy when it is kept
     # (where the user may have moved it), else `obj` (a new proxy sits at its origin).
     holder = proxy if proxy is not None and not shared else obj
     to_holder = None if source == holder else \
         holder.matrix_world.inverted_safe() @ source.matrix_world
-    result = simplify_object_hull(source, bpy.context.evaluated_depsgraph_get(), max_points,
-                                  to_holder)
+    result = simplify_object_hull(source, depsgraph, max_points, to_holder)
     if result.degenerate or result.volume_before <= 0.0:
         raise ValueError(f"{source.name}'s mesh has no volume (its points lie on a plane, a "
                          "line or a point): a convex hull needs some; nothing was made")
-    undo_parts(obj, notes)  # the hull replaces an earlier decomposition's parts
-    mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", result.points)
+    return HullPlan(result, proxy, shared, parts)
+
+
+def apply_hull(obj: bpy.types.Object, plan: HullPlan, notes: list[str] | None = None,
+               old_meshes: list[bpy.types.Mesh] | None = None) -> float:
+    """Make (or refill) `obj`'s proxy from its plan and give `obj` the Convex Hull shape;
+    the volume error. What another object still uses is said in `notes`. A refilled
+    proxy's old mesh goes to `old_meshes` (for one `remove_meshes`), else is deleted."""
+    props = obj.gltf_physics
+    proxy, shared = plan.proxy, plan.shared
+    undo_parts(obj, notes, plan.parts)  # the hull replaces an earlier decomposition's parts
+    mesh = hull_mesh(f"{obj.name}{HULL_SUFFIX}", plan.result.points)
     if proxy is None or shared:
         kept = proxy
         proxy = bpy.data.objects.new(f"{obj.name}{HULL_SUFFIX}", mesh)
@@ -69,8 +112,11 @@ def make_hull_proxy(obj: bpy.types.Object, max_points: int = ENGINE_MAX_POINTS,
         old = proxy.data
         proxy.data = mesh
         mark(mesh, HULL_PROXY)
-        remove_mesh(old, HULL_PROXY)
+        if old_meshes is None:
+            remove_mesh(old, HULL_PROXY)
+        else:
+            old_meshes.append(old)
     props.shape_type = "CONVEX"
     props.mesh_source = "OBJECT"
     props.mesh_object = proxy
-    return result.volume_error
+    return plan.result.volume_error

@@ -117,8 +117,16 @@ def remove_made(obj: bpy.types.Object, tool: str, owner: bpy.types.Object | None
 
 def remove_mesh(mesh: bpy.types.Mesh | None, tool: str) -> None:
     """Delete `mesh` when `tool` made it and nothing uses it."""
-    if mesh is not None and mesh.users == 0 and made_by(mesh, tool):
-        bpy.data.meshes.remove(mesh)
+    remove_meshes([mesh], tool)
+
+
+def remove_meshes(meshes: Iterable[bpy.types.Mesh | None], tool: str) -> None:
+    """Delete those of `meshes` `tool` made that nothing uses, at once (each removal on its
+    own costs time in proportion to the file)."""
+    unused = [mesh for mesh in meshes
+              if mesh is not None and mesh.users == 0 and made_by(mesh, tool)]
+    if unused:
+        bpy.data.batch_remove(unused)
 
 
 def link_like(new: bpy.types.Object, owner: bpy.types.Object, scene: bpy.types.Scene) -> None:
