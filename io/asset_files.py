@@ -44,28 +44,58 @@ RESOURCE_CLASH: Final = "resource-clash"
 
 
 
-def read_asset(path: Path | str) -> tuple[dict[str, Any], bytes | None]:
+#: a glTF's JSON that readers differ on, which glTF forbids (`read_asset`'s `lax`)
+JSON_LAX: Final = "json-not-strict"
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+def read_asset(path: Path | str, lax: list[str] | None = None
+               ) -> tuple[dict[str, Any], bytes | None]:
     """The JSON of a .gltf or .glb file and the GLB binary chunk (None for .gltf or a GLB
     without one). Raises ValueError (or OSError) for unreadable files: a folder, a device or
-    pipe, more than `external_reader.MAX_ASSET_BYTES`."""
+    pipe, more than `external_reader.MAX_ASSET_BYTES`. What glTF forbids but is read anyway
+    goes to `lax` (`JSON_LAX`): a byte order mark, a key given twice in one object (its last
+    value is read; another reader may take the first)."""
     try:
         data = read_asset_bytes(path)
     except ValueError as exc:
         raise ValueError(f"{path} {exc}") from None
+    repeated: list[str] = []
     if data[:4] == GLB_MAGIC:
-        gltf, binary = _read_glb(data)
+        gltf, binary, bom = *_read_glb(data, repeated), False
     else:
+        bom = data.startswith(_BOM)
         try:
-            gltf = json.loads(data.decode("utf-8-sig"))
+            gltf = _strict_json(data[len(_BOM) if bom else 0:].decode("utf-8"), repeated)
         except UnicodeDecodeError as exc:
             raise ValueError(f"{path}: not UTF-8 JSON") from exc
         binary = None
     if not isinstance(gltf, dict):
         raise ValueError(f"{path}: the glTF JSON is not an object")
+    if lax is not None:
+        if bom:
+            lax.append("the JSON starts with a byte order mark (glTF: UTF-8 without one)")
+        if repeated:
+            names = ", ".join(repr(key) for key in dict.fromkeys(repeated[:20]))
+            lax.append(f"{len(repeated)} key(s) appear twice in one JSON object ({names}): the "
+                       "last value is read, another reader may take the first (glTF: keys "
+                       "MUST be unique)")
     return gltf, binary
 
 
-def _read_glb(data: bytes) -> tuple[Any, bytes | None]:
+def _strict_json(text: str, repeated: list[str]) -> Any:
+    """`json.loads`, noting in `repeated` each key an object gives again."""
+    def pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        made = dict(pairs)
+        if len(made) != len(pairs):
+            seen: set[str] = set()
+            repeated.extend(key for key, _value in pairs if key in seen or seen.add(key))
+        return made
+
+    return json.loads(text, object_pairs_hook=pairs_to_dict)
+
+
+def _read_glb(data: bytes, repeated: list[str]) -> tuple[Any, bytes | None]:
     if len(data) < GLB_HEADER.size + GLB_CHUNK.size:
         raise ValueError("truncated GLB")
     _magic, version, total = GLB_HEADER.unpack_from(data, 0)
@@ -75,7 +105,7 @@ def _read_glb(data: bytes) -> tuple[Any, bytes | None]:
     if not chunks or chunks[0][0] != GLB_JSON:
         raise ValueError("the first GLB chunk is not JSON")
     binary = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == GLB_BIN else None
-    return json.loads(chunks[0][1].decode("utf-8")), binary
+    return _strict_json(chunks[0][1].decode("utf-8"), repeated), binary
 
 
 def _glb_chunks(data: bytes) -> Iterator[tuple[int, bytes]]:

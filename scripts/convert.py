@@ -73,7 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def print_issues(issues: list[Any]) -> None:
     """One line per issue: severity, code, JSON pointer, message."""
     for issue in issues:
-        print(f"{issue.severity}: {issue.code}: {issue.where}: {issue.message}")
+        print(f"{issue.severity}: {issue.code}: {issue.where or '(document)'}: {issue.message}")
 
 
 def target_problem(args: argparse.Namespace, named: tuple[Path, ...] = ()) -> str | None:
@@ -132,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     convert = load_module("convert")
     asset_files = load_module("asset_files")
     report = convert.Report()
+    lax: list[str] = []
     try:
-        gltf, binary = asset_files.read_asset(args.input)
+        gltf, binary = asset_files.read_asset(args.input, lax)
     except (OSError, ValueError, MemoryError, RecursionError) as exc:
         print(f"error: cannot read {args.input}: {str(exc) or type(exc).__name__}", file=sys.stderr)
         return 1
@@ -149,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"error: nothing written: {problem}", file=sys.stderr)
         return 1
+    for message in lax:  # (the output is written strict: said, as what was read)
+        report.warn(asset_files.JSON_LAX, "", message)
     out = convert.convert_document(
         gltf, args.to.upper(), khr_geometry=args.khr_geometry,
         godot_capsules=args.godot_capsules, report=report, binary=binary,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..asset_files import read_asset
+from ..asset_files import JSON_LAX, read_asset
 from ..codecs.joints import is_legacy_node_joint
 from ..diagnostics import Issue, Report, Severity
 from ..mesh_data import MeshData
@@ -62,11 +62,14 @@ class FileCheck:
 
 def check_file(path: Path | str) -> FileCheck:
     """Read a .gltf or .glb file and check its physics."""
+    lax: list[str] = []
     try:
-        gltf, binary = read_asset(path)
+        gltf, binary = read_asset(path, lax)
     except UNREADABLE as exc:
         return FileCheck(str(path), unreadable=f"{type(exc).__name__}: {exc}"[:300])
     report = check_document(gltf, name=str(path), binary=binary, base_dir=Path(path).parent)
+    for message in lax:
+        report.add("error", JSON_LAX, "", message)
     return FileCheck(str(path), tuple(ordered(report.listed())),
                      {severity: report.total(severity) for severity in SEVERITIES})
 

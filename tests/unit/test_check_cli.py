@@ -210,3 +210,29 @@ def test_any_bytes_never_raise(data: bytes) -> None:
         path.write_bytes(b"glTF" + data if data[:1] == b"\x02" else data)
         check = check_file(path)
         assert check.unreadable or "check-failed" not in {i.code for i in check.issues}
+
+
+@pytest.mark.parametrize("text, said", [
+    ('{"asset": {"version": "2.0", "version": "2.0"}, "nodes": [{"name": "a", "name": "b"}]}',
+     "2 key(s) appear twice in one JSON object ('version', 'name'): the last value is read"),
+    ('\ufeff{"asset": {"version": "2.0"}}', "the JSON starts with a byte order mark"),
+])
+def test_json_glTF_forbids_is_an_error_of_the_checker_and_said_by_the_converter(
+        tmp_path: Path, text: str, said: str) -> None:
+    """Both read such a file silently (a key given twice: the last value; another reader
+    may take the first)."""
+    path = tmp_path / "lax.gltf"
+    path.write_text(text, encoding="utf-8")
+    checked = check_file(path)
+    assert [(f["severity"], f["code"]) for f in checked.as_json()["findings"]
+            if f["code"] == "json-not-strict"] == [("error", "json-not-strict")]
+    assert any(said in f["message"] for f in checked.as_json()["findings"])
+    converted = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "convert.py"), str(path),
+         str(tmp_path / "out" / "strict.gltf"), "--to", "khr"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert converted.returncode == 0, converted.stderr
+    assert f"warning: json-not-strict: (document): {said}" in converted.stdout
+    written = (tmp_path / "out" / "strict.gltf").read_bytes()
+    assert not written.startswith(b"\xef\xbb\xbf")
+
