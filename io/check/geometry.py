@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import rules
 from ..codecs.common import KHR_DEFAULTS, OMI_DEFAULTS, ShapeDefaults
+from ..codecs.khr import KHR_SHAPE_TYPES
 from ..diagnostics import Report
 from ..hull import hull_triangles, hull_volume
 from ..json_read import Json, as_dict, as_list, is_finite_number, is_index
@@ -60,19 +61,35 @@ class Sizes:
 
 
 def check_shapes(facts: Facts, report: Report) -> None:
-    """`degenerate-size` and `short-capsule` for each analytic shape of every pool."""
+    """`degenerate-size` and `short-capsule` for each analytic shape of every pool, and
+    `shape-other-part` for a current KHR shape carrying another type's object."""
     for pool in POOLS:
         shapes = as_list(facts.root(pool.extension).get(pool.key))
         for index, shape in enumerate(shapes):
+            where = pointer(pointer(pointer("/extensions", pool.extension), pool.key), index)
+            if pool.extension == "KHR_implicit_shapes":
+                _other_parts(as_dict(shape), where, report)
             sizes = shape_sizes(as_dict(shape), pool)
             if sizes is None:
                 continue  # not analytic, or malformed (the schema rules report it)
-            where = pointer(pointer(pointer("/extensions", pool.extension), pool.key), index)
             if rules.is_degenerate(sizes.critical):
                 _add(report, rules.DEGENERATE_SIZE, where, kind=sizes.kind)
             elif sizes.kind == "capsule" and rules.is_short_capsule(sizes.full_height,
                                                                      sizes.diameter):
                 _add(report, rules.SHORT_CAPSULE, where)
+
+
+def _other_parts(shape: Mapping[str, Json], where: str, report: Report) -> None:
+    """A shape of KHR_implicit_shapes' types "must not supply a value for a different shape
+    type" (its README)."""
+    kind = shape.get("type")
+    if kind not in KHR_SHAPE_TYPES:
+        return  # (another extension's type: its object may be anything)
+    for other in KHR_SHAPE_TYPES:
+        if other != kind and other in shape:
+            report.add("error", "shape-other-part", pointer(where, other),
+                       f"a {kind} shape must not have a '{other}' object (KHR_implicit_shapes): "
+                       f"readers take the {kind} and drop it")
 
 
 def shape_sizes(obj: Mapping[str, Json], pool: ShapePool) -> Sizes | None:

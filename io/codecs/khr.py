@@ -291,5 +291,9 @@ def _decode_shape(value: Json, where: str, read: JsonReader) -> Shape | None:
     if not isinstance(sub, Mapping):
         read.bad(f"{where}/{kind}", "expected an object", "not-an-object")
         sub = {}
+    for other in KHR_SHAPE_TYPES:  # ("must not": the checker's `shape-other-part`)
+        if other != kind and other in obj:
+            read.bad(f"{where}/{other}", f"a {kind} shape has a '{other}' object, which KHR "
+                     f"forbids: the {kind} is read, the '{other}' dropped", "shape-other-part")
     return named(decode_analytic(kind, sub, f"{where}/{kind}", read, KHR_DEFAULTS), obj, where,
                  read)

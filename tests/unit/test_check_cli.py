@@ -217,7 +217,7 @@ def test_any_bytes_never_raise(data: bytes) -> None:
      "2 key(s) appear twice in one JSON object ('version', 'name'): the last value is read"),
     ('\ufeff{"asset": {"version": "2.0"}}', "the JSON starts with a byte order mark"),
 ])
-def test_json_glTF_forbids_is_an_error_of_the_checker_and_said_by_the_converter(
+def test_json_gltf_forbids_is_an_error_of_the_checker_and_said_by_the_converter(
         tmp_path: Path, text: str, said: str) -> None:
     """Both read such a file silently (a key given twice: the last value; another reader
     may take the first)."""

@@ -178,6 +178,28 @@ def test_a_khr_geometry_node_needs_a_mesh() -> None:
     assert findings(gltf) == set()
 
 
+def test_a_khr_shape_with_another_types_object_is_an_error() -> None:
+    """KHR_implicit_shapes: a box "must not have a defined sphere property" (no schema says
+    it): the checker was silent and the converter dropped the sphere unsaid."""
+    shapes = [{"type": "box", "box": {"size": [1, 2, 3]}, "sphere": {"radius": 1},
+               "capsule": {}}, {"type": "sphere", "sphere": {"radius": 1}}]
+    gltf = document(node(**{KHR: {"collider": {"geometry": {"shape": 0}}}}),
+                    root={"KHR_implicit_shapes": {"shapes": shapes}})
+    where = "/extensions/KHR_implicit_shapes/shapes/0"
+    assert findings(gltf, "error") == {("shape-other-part", f"{where}/sphere"),
+                                       ("shape-other-part", f"{where}/capsule")}
+    del shapes[0]["sphere"], shapes[0]["capsule"]
+    assert findings(gltf, "error") == set()
+    from gltf_physics.io.convert import convert_document
+    from gltf_physics.io.diagnostics import Report
+    shapes[0]["sphere"] = {"radius": 1}
+    report = Report()
+    out = convert_document(gltf, "KHR", report=report)
+    assert [i.where for i in report.issues if i.code == "shape-other-part"] == [f"{where}/sphere"]
+    assert out["extensions"]["KHR_implicit_shapes"]["shapes"][0] == {"type": "box",
+                                                                    "box": {"size": [1, 2, 3]}}
+
+
 def test_readme_vectors() -> None:
     gltf = document(node(**{OMI: {"motion": {**DYNAMIC, "linearVelocity": [1, 2],
                                              "inertiaDiagonal": [1, 0, 0, 0]}}}),
