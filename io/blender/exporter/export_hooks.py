@@ -891,11 +891,10 @@ class PhysicsExportExtension(JointExport):
             body = record.body
             if record.trigger_members and not self.index.unflattened:  # (else no member
                 # is under the trigger's node in the file)
-                found = (self.index.node_of(member, record.node)
-                         for member in record.trigger_members)
                 members = tuple(
-                    self.shape_node_of[id(node)] for node in found
-                    if node is not None and id(node) in self.shape_node_of
+                    self.shape_node_of[id(node)] for member in record.trigger_members
+                    for node in self._member_nodes(member, record.node)
+                    if id(node) in self.shape_node_of
                 )
                 body = NodePhysics(body.motion, body.collider, Trigger(nodes=members))
             scene.nodes[record.node] = body
@@ -921,6 +920,13 @@ class PhysicsExportExtension(JointExport):
             resolve_mesh_node=lambda ref: resolve_node(mesh_nodes.get(id(ref))),
             gravity=gravity,
         )
+
+    def _member_nodes(self, member: bpy.types.Object, trigger: Any) -> list[Any]:
+        """The nodes of a compound trigger's member at its `trigger` node: in the trigger's
+        instance (or one around it), else every copy made under it (the trigger on an
+        instancing parent, its member duplicated at each vertex or face)."""
+        node = self.index.node_of(member, trigger)
+        return [node] if node is not None else self.index.nodes_below(member, trigger)
 
     def _leave_out_non_finite(self, encoded: Encoded) -> None:
         """The last guard against a NaN or infinity (a script's, in a value read live): a

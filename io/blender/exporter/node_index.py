@@ -32,10 +32,30 @@ def _instancer(vnode: Any) -> Any | None:
     return None
 
 
+def _matrix_key(matrix: Any) -> tuple[float, ...]:
+    return tuple(value for row in matrix for value in row)
+
+
+def dupli_numbers() -> dict[tuple[int, int, tuple[float, ...]], int]:
+    """The vertex or face each dupli of an instancing parent is made at, by (instancer,
+    object, world matrix): the export tree's dupli nodes carry the very matrices the
+    depsgraph's instances have (VExportTree reads them there)."""
+    found: dict[tuple[int, int, tuple[float, ...]], int] = {}
+    for instance in bpy.context.evaluated_depsgraph_get().object_instances:
+        parent = instance.parent if instance.is_instance else None
+        if parent is None:
+            continue
+        key = (parent.original.session_uid, instance.object.original.session_uid,
+               _matrix_key(instance.matrix_world))
+        found[key] = instance.persistent_id[0]
+    return found
+
+
 def _dupli_frame(instancer: Any, dupli: Any) -> str:
-    """The instance a dupli of an instancing parent belongs to: the children duplicated at
-    one vertex or face share the frame that takes each object to its copy there (the
-    dupli's world matrix over the object's own), to 0.1 mm."""
+    """The instance a dupli of an instancing parent belongs to when its vertex or face is
+    not known (`dupli_numbers`): the children duplicated at one vertex or face share the
+    frame that takes each object to its copy there (the dupli's world matrix over the
+    object's own), to 0.1 mm; a turned face or a float's last digit can part them."""
     obj, world = dupli.blender_object, dupli.matrix_world
     if not isinstance(obj, OBJECT) or world is None:
         return dupli.uuid
@@ -67,7 +87,8 @@ class NodeIndex:
         self._nodes: dict[Scope, dict[Any, Any]] = {}  # scope → object → its node there
         self._outer: dict[Scope, Scope | None] = {}
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
-        self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance (`_dupli_frame`)
+        self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance
+        self._dupli_numbers: dict[tuple[int, int, tuple[float, ...]], int] | None = None
         self._scene_serial = 0
         #: every scene's export-tree nodes by uuid (as the file nests them)
         self.tree: dict[str, Any] = {}
@@ -203,11 +224,24 @@ class NodeIndex:
                 else:  # a dupli of an instancing parent: one instance per vertex or face
                     frame = self._frames.get(below.uuid)
                     if frame is None:
-                        frame = self._frames[below.uuid] = _dupli_frame(parent, below)
+                        frame = self._frames[below.uuid] = self._dupli_instance(parent, below)
                     return self._scope_at(tree, parent, frame, serial, memo)
             below = parent
             uuid = self._parent_uuid(parent)
         return (serial, None)
+
+    def _dupli_instance(self, instancer: Any, dupli: Any) -> str:
+        """The instance (`Scope` key) a dupli of an instancing parent belongs to: its
+        instancer's vnode and the vertex or face it is made at."""
+        numbers = self._dupli_numbers
+        if numbers is None:  # (read once per export, when a dupli is first met)
+            numbers = self._dupli_numbers = dupli_numbers()
+        obj, world, source = dupli.blender_object, dupli.matrix_world, instancer.blender_object
+        if isinstance(obj, OBJECT) and world is not None and isinstance(source, OBJECT):
+            number = numbers.get((source.session_uid, obj.session_uid, _matrix_key(world)))
+            if number is not None:
+                return f"{instancer.uuid}@#{number}"
+        return _dupli_frame(instancer, dupli)
 
     def _instanced_part(self, collection: Any, part: Any) -> bool:
         """True when `part` (an object, or a collection under the instancer's node when the
@@ -254,9 +288,16 @@ class NodeIndex:
         collection instancer, or by an instancer below it), the nearest first: for a partner
         `node_of` does not find around `near`. None when there is none, or when the nearest
         instances that have it are several (no one of them is `near`'s own)."""
+        found = self.nodes_below(obj, near)
+        return found[0] if len(found) == 1 else None
+
+    def nodes_below(self, obj: Any, near: Any) -> list[Any]:
+        """The nodes of `obj` in the nearest instances made under node `near` that have it
+        (one per vertex or face of an instancing parent `near`), in the order they were
+        gathered; empty when there is none."""
         vnode, scope = self._vnode.get(id(near)), self._scope.get(id(near))
         if obj is None or vnode is None or scope is None:
-            return None
+            return []
         inner = self._inner
         if inner is None:  # (rare: built once per export, when first asked)
             inner = self._inner = {}
@@ -268,9 +309,9 @@ class NodeIndex:
             found = {id(node): node for each in level
                      if (node := self._nodes.get(each, {}).get(obj)) is not None}
             if found:
-                return next(iter(found.values())) if len(found) == 1 else None
+                return list(found.values())
             level = [deeper for each in level for deeper in inner.get(each, ())]
-        return None
+        return []
 
     def _made_below(self, scope: Scope, uuid: str) -> bool:
         """True when the instance `scope` is made by the vnode `uuid` or one below it."""

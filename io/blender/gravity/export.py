@@ -122,10 +122,16 @@ def _say_other_worlds(gravity: GravityScene, scenes: Sequence[bpy.types.Scene], 
                     "gravity, or export each scene alone)")
 
 
+def _written(trigger: Trigger | None) -> bool:
+    """A trigger the file will have: a compound one whose members are all left out (not in
+    the export) is not written (`trigger-empty`), and a volume must not stay without it."""
+    return trigger is not None and (trigger.shape is not None or bool(trigger.nodes))
+
+
 def _misplaced(obj: bpy.types.Object, body: NodePhysics, shape_part: NodePhysics | None) -> str:
     """"code: message" of why the object cannot carry a volume ("" when it can)."""
-    has_trigger = body.trigger is not None or (shape_part is not None
-                                               and shape_part.trigger is not None)
+    has_trigger = _written(body.trigger) or (shape_part is not None
+                                             and _written(shape_part.trigger))
     what = rules.gravity_placement(body.motion is not None, body.collider is not None,
                                    has_trigger)
     if what:

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Physics under an instancing parent (Instancing: Vertices or Faces): each copy's partners
+are found at its own vertex or face (a copy was keyed by a rounded matrix, which a turned
+face or a float's last digit parted: joints were skipped as "not exported"), a compound
+trigger on the parent lists every copy of its members, and a gravity volume never stays on
+a node whose trigger is not written."""
+
+import logging
+import math
+import random
+
+import bmesh
+import bpy
+import pytest
+
+from tests.integration import scene_helpers as h
+from tests.integration.test_export_filters import export_logged, said
+from tests.integration.test_joints import joint_payload, node_world
+
+
+def instancing_parent(kind: str) -> bpy.types.Object:
+    """'faces': one face turned 40°; 'verts': 60 loose vertices at random places, the
+    parent moved off the origin."""
+    mesh = bpy.data.meshes.new("Spots")
+    bm = bmesh.new()
+    if kind == "faces":
+        bm.faces.new([bm.verts.new((10 + math.cos(0.7 + k * math.pi / 2),
+                                    5 + math.sin(0.7 + k * math.pi / 2), 0)) for k in range(4)])
+    else:
+        rng = random.Random(1)
+        for _ in range(60):
+            bm.verts.new((rng.uniform(-50, 50), rng.uniform(-50, 50), rng.uniform(-5, 5)))
+    bm.to_mesh(mesh)
+    bm.free()
+    spots = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(spots)
+    spots.instance_type = "FACES" if kind == "faces" else "VERTS"
+    if kind == "verts":
+        spots.location = (123.4567, -76.54321, 3.21)
+    return spots
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+@pytest.mark.parametrize("kind", ["faces", "verts"])
+def test_each_copy_of_a_door_is_hinged_to_its_own_frame(clean_scene, tmp_path, caplog, fmt,
+                                                        kind):
+    spots = instancing_parent(kind)
+    frame = h.set_physics(h.mesh_object("Frame", "cube", (0, -3, 1)), motion_type="STATIC",
+                          shape_type="BOX")
+    door = h.set_physics(h.mesh_object("Door", "cube", (0.6, -3, 1)), motion_type="DYNAMIC",
+                         shape_type="BOX", mass=10)
+    frame.parent = door.parent = spots
+    h.set_physics(door, joint_type="HINGE", joint_axis="Z", joint_connected_body=frame,
+                  joint_use_limit=True, joint_angle_min=-1, joint_angle_max=0)
+    bpy.context.view_layer.update()
+    gltf, log = export_logged(tmp_path / "out.gltf", fmt, caplog)
+    assert said(log, "joint-skipped") == []
+    names = [node.get("name") for node in gltf["nodes"]]
+    doors = [i for i, name in enumerate(names) if name == "Door"]
+    assert len(doors) == (1 if kind == "faces" else 60)
+    parents = {c: i for i, n in enumerate(gltf["nodes"]) for c in n.get("children", [])}
+    for index in doors:
+        frame_node = next(i for i in [index, *gltf["nodes"][index].get("children", [])]
+                          if "extensions" in gltf["nodes"][i] and (
+                              "OMI_physics_joint" in gltf["nodes"][i]["extensions"]
+                              or "joint" in gltf["nodes"][i]["extensions"].get(
+                                  "KHR_physics_rigid_bodies", {})))
+        connected = joint_payload(gltf, fmt, frame_node)["connectedNode"]
+        frame_copy = parents[connected]
+        assert names[frame_copy] == "Frame"
+        assert parents[frame_copy] == parents[index]  # (the same vertex's or face's copy)
+        a, b = node_world(gltf, frame_node), node_world(gltf, connected)
+        assert (a.translation - b.translation).length < 1e-4
+
+
+def trigger_well(members: int = 1) -> bpy.types.Object:
+    """A compound trigger with a directional gravity volume on an instancing parent (two
+    vertices), its member a box trigger child duplicated at each."""
+    mesh = bpy.data.meshes.new("Spots")
+    mesh.from_pydata([(0, 0, 0), (10, 0, 0)], [], [])
+    spots = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(spots)
+    spots.instance_type = "VERTS"
+    h.set_physics(spots, is_compound_trigger=True, gravity_type="DIRECTIONAL")
+    post = h.set_physics(h.mesh_object("Post", "cube", (0, 0, 1)), shape_type="BOX",
+                         shape_role="TRIGGER")
+    post.parent = spots
+    bpy.context.view_layer.update()
+    return spots
+
+
+def test_a_compound_trigger_on_an_instancing_parent_lists_every_copy(clean_scene, tmp_path,
+                                                                    caplog):
+    trigger_well()
+    gltf, log = export_logged(tmp_path / "out.gltf", "OMI", caplog)
+    names = [node.get("name") for node in gltf["nodes"]]
+    spots = gltf["nodes"][names.index("Spots")]["extensions"]
+    copies = sorted(spots["OMI_physics_body"]["trigger"]["nodes"])
+    assert [names[i] for i in copies] == ["Post", "Post"] and len(set(copies)) == 2
+    assert "OMI_physics_gravity" in spots and said(log, "trigger-empty") == []
+
+
+def test_a_gravity_volume_whose_compound_trigger_is_not_written_is_left_out(clean_scene,
+                                                                           tmp_path, caplog):
+    """Its only member left out by the selection: the file had the gravity on a node with
+    no trigger, which OMI_physics_gravity forbids (the checker: gravity-not-on-trigger)."""
+    well = h.set_physics(h.empty_object("Well"), is_compound_trigger=True,
+                         gravity_type="DIRECTIONAL")
+    post = h.set_physics(h.mesh_object("Post", "cube", (0, 0, 1)), shape_type="BOX",
+                         shape_role="TRIGGER")
+    post.parent = well
+    for obj in bpy.data.objects:
+        obj.select_set(obj == well)
+    with caplog.at_level(logging.WARNING):
+        gltf, log = export_logged(tmp_path / "out.gltf", "OMI", caplog, use_selection=True)
+    node = next(n for n in gltf["nodes"] if n.get("name") == "Well")
+    assert "OMI_physics_gravity" not in node.get("extensions", {})
+    assert "OMI_physics_gravity" not in gltf.get("extensionsUsed", [])
+    assert len(said(log, "gravity-not-on-trigger")) == 1
