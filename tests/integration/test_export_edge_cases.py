@@ -328,3 +328,23 @@ def test_the_last_guard_leaves_out_what_json_cannot_hold(clean_scene):
     said = [(i.where, i.code) for i in extension.report.issues]
     assert said == [("A", "value-not-finite"), ("B", "value-not-finite"),
                     ("", "value-not-finite")]
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_a_locked_rotation_on_a_scaled_body_is_computed_at_its_size(clean_scene, tmp_path, fmt):
+    """A 1 m cube scaled to 2 × 2 × 4 (6 kg, rotation about X locked) turns as its world
+    size: the free moments were those of the unscaled cube (1, 1 instead of 10, 10)."""
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", mass=6.0,
+                          shape_type="BOX")
+    crate.scale = (2.0, 2.0, 4.0)  # glTF: x 2, y (Blender z) 4, z (Blender y) 2
+    crate.gltf_physics.lock_rotation = (True, False, False)
+    bpy.context.view_layer.update()
+    gltf = h.export(tmp_path / "out.gltf", fmt)
+    node = next(n for n in gltf["nodes"] if n["name"] == "Crate")
+    motion = node["extensions"]["KHR_physics_rigid_bodies" if fmt == "KHR"
+                                else "OMI_physics_body"]["motion"]
+    # a 2 × 4 × 2 m box of 6 kg: about y, 6 (2² + 2²) / 12 = 4; about z, 6 (2² + 4²) / 12 = 10
+    if fmt == "KHR":
+        assert motion["inertiaDiagonal"] == [0, 4, 10]
+    else:  # (OMI: the locked axis 1000 × the largest free moment)
+        assert motion["inertiaDiagonal"] == [10000, 4, 10]

@@ -63,7 +63,10 @@ class BodyMass:
             return self._resolve(motion, body, target, own)
         # A body with only its own shape: equal settings and placements resolve alike (the
         # export shares a placement between bodies whose shape comes out the same).
-        key = (id(motion), id(own), target)  # the entry keeps both alive: ids stay theirs
+        # (the entry keeps both alive: ids stay theirs; a locked rotation's moments follow
+        # the body's scale)
+        locked = any(body.gltf_physics.lock_rotation)
+        key = (id(motion), id(own), target, self._scale(body) if locked else None)
         found = self._resolved.get(key)
         if found is None:
             found = (motion, own, self._resolve(motion, body, target, own))
@@ -98,9 +101,21 @@ class BodyMass:
         return tuple(INFINITE if lock else moments[i] for i, lock in enumerate(locks))
 
     def _moments(self, motion: Motion, body: bpy.types.Object) -> tuple[float, ...] | None:
-        """The colliders' moments about the body axes (`mass_properties.body_moments`)."""
-        return mass_properties.body_moments(self.part_of(body), motion.mass,
-                                            motion.center_of_mass, self.report, body.name)
+        """The colliders' moments about the body axes (`mass_properties.body_moments`), of
+        the solid as large as the world has it: a node's scale scales its colliders, not the
+        mass (a 1 m cube scaled by 2 turns as a 2 m one)."""
+        part, centre = self.part_of(body), motion.center_of_mass
+        scale = self._scale(body)
+        if part is not None and scale != (1.0, 1.0, 1.0):
+            part = mass_properties.placed(part, np.diag([*scale, 1.0]))
+            if centre is not None:
+                centre = (centre[0] * scale[0], centre[1] * scale[1], centre[2] * scale[2])
+        return mass_properties.body_moments(part, motion.mass, centre, self.report, body.name)
+
+    def _scale(self, body: bpy.types.Object) -> tuple[float, float, float]:
+        """The body's world scale along its node's axes (glTF axes), to 6 digits."""
+        x, y, z = (round(abs(value), 6) for value in body.matrix_world.to_scale())
+        return (x, z, y) if self.yup else (x, y, z)
 
     def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
                 ) -> MassPart | None:
