@@ -117,3 +117,27 @@ def test_a_gravity_volume_whose_compound_trigger_is_not_written_is_left_out(clea
     assert "OMI_physics_gravity" not in node.get("extensions", {})
     assert "OMI_physics_gravity" not in gltf.get("extensionsUsed", [])
     assert len(said(log, "gravity-not-on-trigger")) == 1
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_an_instancing_parent_body_is_weighed_by_the_copies_the_file_has(clean_scene,
+                                                                        tmp_path, fmt):
+    """A dynamic instancing parent at x = 0 and 10 with a 1 m box child: its centre of mass
+    (OMI) and locked-axis moments (KHR) came from the one original child, at x = 0."""
+    mesh = bpy.data.meshes.new("Spots")
+    mesh.from_pydata([(0, 0, 0), (10, 0, 0)], [], [])
+    spots = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(spots)
+    spots.instance_type = "VERTS"
+    h.set_physics(spots, motion_type="DYNAMIC", mass=4.0,
+                  lock_rotation=(fmt == "KHR", False, False))
+    block = h.set_physics(h.mesh_object("Block", "cube"), shape_type="BOX")
+    block.parent = spots
+    bpy.context.view_layer.update()
+    gltf = h.export(tmp_path / "out.gltf", fmt)
+    node = next(n for n in gltf["nodes"] if n["name"] == "Spots")
+    if fmt == "OMI":
+        assert node["extensions"]["OMI_physics_body"]["motion"]["centerOfMass"] == [5, 0, 0]
+    else:  # two 2 kg boxes 5 m from the centre: 2 (2 · 1/6 + 2 · 25) about y and z
+        inertia = node["extensions"]["KHR_physics_rigid_bodies"]["motion"]["inertiaDiagonal"]
+        assert inertia[0] == 0 and inertia[1:] == pytest.approx([100.6667, 100.6667])

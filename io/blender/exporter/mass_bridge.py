@@ -29,6 +29,8 @@ ASSUMED_DENSITY = mass_properties.ASSUMED_DENSITY
 #: Instances within instances followed at most (Blender draws 8 levels; a collection that
 #: a script made instance itself must not loop).
 MAX_INSTANCE_DEPTH = 8
+#: The depth `BodyMass._below` gives a copy of an instancing parent's child (none deeper).
+DUPLI_DEPTH = MAX_INSTANCE_DEPTH + 1
 #: Blender (x, y, z) → glTF (x, z, −y), as a matrix.
 TO_YUP = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
 
@@ -52,6 +54,9 @@ class BodyMass:
         self._children: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
         #: collection instancer → the objects the instance writes under it (`_instanced`)
         self._instanced_objects: dict[bpy.types.Object, list[bpy.types.Object]] = {}
+        #: instancing parent → its children's copies (`_copies`)
+        self._dupli_copies: dict[bpy.types.Object,
+                                 list[tuple[bpy.types.Object, np.ndarray]]] | None = None
         self._resolved: dict[tuple[int, int, str], tuple[Motion, Any, Motion]] = {}
         self._bounds: dict[Hashable, Any] = {}
 
@@ -161,9 +166,18 @@ class BodyMass:
                ) -> Iterator[tuple[bpy.types.Object, np.ndarray | None, int]]:
         """What hangs from `obj`'s node in the file, each with the frame that takes its own
         world matrix to where the export places it (None: where it is) and how many
-        instances deep it is. An instanced collection's objects are placed under their
+        instances deep it is (`DUPLI_DEPTH`: a copy of an instancing parent, whose children
+        are copies of their own). An instanced collection's objects are placed under their
         instancer's node, which the exporter moves by the collection's offset (as deep as
-        Blender draws instances)."""
+        Blender draws instances); an instancing parent's children are written only as their
+        copies at its vertices or faces."""
+        if depth == DUPLI_DEPTH:
+            return  # (its children are copies of the instancing parent's too)
+        copies = self._copies(obj)
+        if copies is not None:
+            for source, copy_frame in copies:
+                yield source, copy_frame if frame is None else frame @ copy_frame, DUPLI_DEPTH
+            return
         for child in self._children_of(obj):
             yield child, frame, depth
         members = self._instanced(obj) if depth < MAX_INSTANCE_DEPTH else None
@@ -172,6 +186,24 @@ class BodyMass:
             placed = placed if frame is None else frame @ placed
             for member in members:
                 yield member, placed, depth + 1
+
+    def _copies(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, np.ndarray]] | None:
+        """For an instancing parent (Instancing: Vertices or Faces), the copies of its
+        children (and theirs), each with the frame that takes the original's world matrix to
+        the copy's; None for any other object."""
+        if obj.instance_type not in ("VERTS", "FACES") or not obj.is_instancer:
+            return None
+        if self._dupli_copies is None:  # (read once per export, when first needed)
+            self._dupli_copies = {}
+            for instance in bpy.context.evaluated_depsgraph_get().object_instances:
+                parent = instance.parent if instance.is_instance else None
+                if parent is None or parent.original.instance_type not in ("VERTS", "FACES"):
+                    continue
+                source = instance.object.original
+                frame = np.array(instance.matrix_world, dtype=float) \
+                    @ np.linalg.inv(np.array(source.matrix_world, dtype=float))
+                self._dupli_copies.setdefault(parent.original, []).append((source, frame))
+        return self._dupli_copies.get(obj, [])
 
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` in the file (below no other body) carries a
