@@ -104,3 +104,11 @@ def test_a_shape_on_a_stated_camera_node_is_turned_onto_the_object(clean_scene, 
     sized = {round(abs(box_axes.col[i].dot(Vector(axis))), 6): size for i, size in
              enumerate(props.box_size) for axis in ((0, 0, 1),)}
     assert sized.get(1.0) == pytest.approx(2.0)  # (the box's glTF Y, 2 m, is Blender's Z)
+    # written back on the camera's node as the file had it (a unit rotation, if any: an
+    # un-normalised float32 product failed the glTF validator)
+    again = h.export(tmp_path / "again.gltf", "KHR", export_cameras=True)
+    h.assert_valid(tmp_path / "again.gltf")
+    node = again["nodes"][named(again, "Eye")]
+    assert node["extensions"][BODY]["collider"]["geometry"] == {"shape": 0}
+    assert again["extensions"]["KHR_implicit_shapes"]["shapes"][0]["box"]["size"] == [1, 2, 3]
+    assert node["extensions"][BODY]["motion"]["centerOfMass"] == [0, 0, 0.5]

@@ -4,12 +4,13 @@ Blender's down their -Y, so the glTF add-on turns such a node a quarter turn abo
 its object's frame on export (`NodeIndex.turn_of`) and back on import (its
 `camera_correction`). Physics is set in the object's frame and written in the node's."""
 
+import math
 from dataclasses import replace
 
 from mathutils import Quaternion
 
 from ... import axes
-from ...model import Motion, NodePhysics, Quat, Vec3
+from ...model import IDENTITY, Motion, NodePhysics, Quat, Vec3
 
 
 class TurnedBack:
@@ -21,20 +22,29 @@ class TurnedBack:
 
     def __init__(self, turn: Quaternion, yup: bool) -> None:
         x, y, z, w = axes.quat_to_gltf(tuple(turn.inverted()), yup)
-        self.rotation = Quaternion((w, x, y, z))
+        rotation = Quaternion((w, x, y, z))
         self._rows = tuple(tuple(_snapped(value) for value in row)
-                           for row in self.rotation.to_matrix())
+                           for row in rotation.to_matrix())
+        #: the turn as a glTF quaternion [x, y, z, w], in Python floats (0, ±1 or ±√½)
+        self.rotation = tuple(_snapped_part(value) for value in (x, y, z, w))
 
     def vector(self, value: Vec3) -> Vec3:
         x, y, z = value
         return tuple(a * x + b * y + c * z + 0.0  # (+ 0.0: no -0.0 from a sign)
                      for a, b, c in self._rows)  # type: ignore[return-value]
 
-    def quat(self, value: Quat | None) -> Quat:
-        """A rotation [x, y, z, w] from the object's frame, in the node's."""
-        x, y, z, w = value if value is not None else (0.0, 0.0, 0.0, 1.0)
-        q = self.rotation @ Quaternion((w, x, y, z))
-        return (q.x, q.y, q.z, q.w)
+    def quat(self, value: Quat | None) -> Quat | None:
+        """A rotation [x, y, z, w] from the object's frame, in the node's, of unit length;
+        None for none (the identity)."""
+        bx, by, bz, bw = value if value is not None else (0.0, 0.0, 0.0, 1.0)
+        ax, ay, az, aw = self.rotation
+        q = (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+             aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
+        length = math.sqrt(sum(part * part for part in q))
+        x, y, z, w = (part / length + 0.0 for part in q)
+        if abs(abs(w) - 1.0) < 1e-12:
+            return None
+        return (x, y, z, w)
 
     def motion(self, motion: Motion) -> Motion:
         """`motion`'s node-space values (centre of mass, inertia axes, velocities) in the
@@ -45,13 +55,21 @@ class TurnedBack:
             motion,
             center_of_mass=None if centre is None else self.vector(centre),
             inertia_orientation=orientation if motion.inertia_diagonal is None
-            else self.quat(orientation),
+            else self.quat(orientation) or IDENTITY,
             linear_velocity=self.vector(motion.linear_velocity),
             angular_velocity=self.vector(motion.angular_velocity))
 
     def body(self, physics: NodePhysics) -> NodePhysics:
         return physics if physics.motion is None else replace(
             physics, motion=self.motion(physics.motion))
+
+
+def _snapped_part(value: float) -> float:
+    """A quarter turn's quaternion part as the number it stands for: 0, ±1 or ±√½."""
+    for exact in (0.0, 1.0, math.sqrt(0.5)):
+        if abs(abs(value) - exact) < 1e-6:
+            return math.copysign(exact, value) if exact else 0.0
+    return value
 
 
 def _snapped(value: float) -> float:

@@ -550,13 +550,13 @@ class PhysicsExportExtension(JointExport):
         if offset is not None:  # (the exporter wrote the node moved by the kit's offset)
             placement = replace(placement, translation=self._moved_back(
                 placement.translation or ZERO3, offset))
-        turned = self._turned_back(node)
-        if not placement.needs_child and turned is None:
-            return placement, node
         translation, rotation = placement.translation, placement.rotation
+        turned = self._turned_back(node)
         if turned is not None:  # (a camera's or light's node: the shape turned back)
             translation = None if translation is None else turned.vector(translation)
             rotation = turned.quat(rotation)
+        if translation is None and rotation is None:
+            return placement, node
         shape_node = gltf_compat.new_child_node(f"{obj.name}.shape", translation, rotation)
         node.children.insert(child_count, shape_node)
         return placement, shape_node
