@@ -4,6 +4,8 @@ its object (glTF cameras and lights look down -Z, Blender's down -Y), so a shape
 mass or velocity written as set on the object came out turned; and read back, a node's
 values went onto the object unturned."""
 
+import json
+
 import bpy
 import pytest
 from mathutils import Matrix, Vector
@@ -112,3 +114,70 @@ def test_a_shape_on_a_stated_camera_node_is_turned_onto_the_object(clean_scene, 
     assert node["extensions"][BODY]["collider"]["geometry"] == {"shape": 0}
     assert again["extensions"]["KHR_implicit_shapes"]["shapes"][0]["box"]["size"] == [1, 2, 3]
     assert node["extensions"][BODY]["motion"]["centerOfMass"] == [0, 0, 0.5]
+
+
+def carrying(name: str, camera: bool, what: str) -> bpy.types.Object:
+    obj = bpy.data.objects.new(name, bpy.data.cameras.new(name) if camera else None)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location, obj.rotation_euler = (1, 2, 3), (0.3, 0.5, 0.7)
+    if what == "seat":
+        obj.gltf_physics.is_seat = True
+    else:
+        h.set_physics(obj, shape_type="BOX", shape_role="TRIGGER", size_mode="CUSTOM",
+                      box_size=(1, 2, 3), gravity_type="DIRECTIONAL")
+    return obj
+
+
+def written_vector(gltf: dict, name: str, what: str) -> Vector:
+    """The seat's back point or the gravity's direction, in the world (glTF axes), from
+    the node that carries it."""
+    for index, node in enumerate(gltf["nodes"]):
+        extensions = node.get("extensions", {})
+        if what == "seat" and node.get("name") == name and "OMI_seat" in extensions:
+            return node_world(gltf, index) @ Vector(extensions["OMI_seat"]["back"])
+        if what == "gravity" and node.get("name", "").startswith(name) \
+                and "OMI_physics_gravity" in extensions:
+            direction = extensions["OMI_physics_gravity"]["directional"]["direction"]
+            return node_world(gltf, index).to_3x3() @ Vector(direction)
+    raise AssertionError(f"no {what} written for {name}")
+
+
+@pytest.mark.parametrize("what", ["seat", "gravity"])
+def test_a_seat_or_gravity_volume_on_a_camera_points_where_it_is_set(clean_scene, tmp_path,
+                                                                     what):
+    """As the same settings on an Empty placed alike (they were a quarter turn off)."""
+    carrying("Cam", True, what)
+    carrying("Emp", False, what)
+    bpy.context.view_layer.update()
+    path = tmp_path / "out.gltf"
+    gltf = h.export(path, "OMI", export_cameras=True)
+    h.assert_valid(path)
+    assert (written_vector(gltf, "Cam", what) - written_vector(gltf, "Emp", what)).length < 1e-5
+    h.import_file(path)
+    again = h.export(tmp_path / "again.gltf", "OMI", export_cameras=True)
+    assert (written_vector(again, "Cam", what) - written_vector(gltf, "Cam", what)).length \
+        < 1e-5
+
+
+def test_a_strangers_gravity_volume_on_a_light_node_is_turned_onto_the_object(clean_scene,
+                                                                              tmp_path):
+    """A directional volume stated on a light node (in the node's axes) pulls the same way
+    in the world once imported onto the light object."""
+    path = tmp_path / "light_well.gltf"
+    path.write_text("""{"asset": {"version": "2.0"},
+      "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body", "OMI_physics_gravity",
+                         "KHR_lights_punctual"],
+      "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 2, 3]}}]},
+                     "KHR_lights_punctual": {"lights": [{"type": "point"}]}},
+      "nodes": [{"name": "Lamp", "rotation": [0.2, 0.3, 0.1, 0.9273618495495703],
+                 "extensions": {"KHR_lights_punctual": {"light": 0},
+                                "OMI_physics_body": {"trigger": {"shape": 0}},
+                                "OMI_physics_gravity": {"type": "directional", "gravity": 9.8,
+                                    "directional": {"direction": [0, 0, -1]}}}}],
+      "scenes": [{"nodes": [0]}], "scene": 0}""")
+    h.import_file(path)
+    gltf = json.loads(path.read_text())
+    node_pull = node_world(gltf, 0).to_3x3() @ Vector((0, 0, -1))
+    lamp = bpy.data.objects["Lamp"]
+    pull = lamp.matrix_world.to_3x3() @ Vector(lamp.gltf_physics.gravity_direction)
+    assert (TO_GLTF @ pull.normalized() - node_pull.normalized()).length < 1e-5

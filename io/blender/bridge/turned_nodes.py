@@ -10,7 +10,9 @@ from dataclasses import replace
 from mathutils import Quaternion
 
 from ... import axes
+from ...gravity import Gravity
 from ...model import IDENTITY, Motion, NodePhysics, Quat, Vec3
+from ...vehicle_model import VehicleNode
 
 
 class TurnedBack:
@@ -58,6 +60,30 @@ class TurnedBack:
             else self.quat(orientation) or IDENTITY,
             linear_velocity=self.vector(motion.linear_velocity),
             angular_velocity=self.vector(motion.angular_velocity))
+
+    def vehicle(self, node: VehicleNode) -> VehicleNode:
+        """A vehicle node's node-space vectors (a vehicle body's activations and gyro
+        torque, a seat's points) in the turned node's frame."""
+        body, seat, turn = node.vehicle_body, node.seat, self.vector
+        if body is not None:
+            body = replace(body, angular_activation=turn(body.angular_activation),
+                           linear_activation=turn(body.linear_activation),
+                           gyro_torque=turn(body.gyro_torque))
+        if seat is not None:
+            seat = replace(seat, back=turn(seat.back), foot=turn(seat.foot),
+                           knee=turn(seat.knee))
+        return replace(node, vehicle_body=body, seat=seat)
+
+    def gravity(self, volume: Gravity) -> Gravity:
+        """A gravity volume's node-space direction and points in the turned frame, and a
+        box shape's size (a quarter turn swaps two sides); a round or mesh shape's axis is
+        left as it is (a shape cannot turn on its node)."""
+        shape = volume.shape
+        if shape is not None and shape.kind == "box" and shape.size is not None:
+            size = self.vector(shape.size)
+            shape = replace(shape, size=(abs(size[0]), abs(size[1]), abs(size[2])))
+        return replace(volume, direction=self.vector(volume.direction),
+                       points=tuple(map(self.vector, volume.points)), shape=shape)
 
     def body(self, physics: NodePhysics) -> NodePhysics:
         return physics if physics.motion is None else replace(

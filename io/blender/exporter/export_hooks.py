@@ -913,7 +913,8 @@ class PhysicsExportExtension(JointExport):
         # OMI_physics_gravity (io/blender/gravity/export.py): volumes on their trigger nodes
         gravity = export_gravity(self.records, scene, self.yup, self.report,
                                  self._gravity_mesh, self.exported_scenes,
-                                 written=self.format == "OMI")
+                                 written=self.format == "OMI",
+                                 turned=lambda node: self.index.turn_of(node) is not None)
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,
@@ -970,6 +971,9 @@ class PhysicsExportExtension(JointExport):
                 made = replace(made, seat=replace(
                     seat, back=shift(seat.back, offset), foot=shift(seat.foot, offset),
                     knee=shift(seat.knee, offset)))
+            turned = self._turned_back(node)
+            if turned is not None:  # (a camera's or light's node: its values turned back)
+                made = turned.vehicle(made)
             vehicles.nodes[node] = made
         return vehicles
 

@@ -36,6 +36,7 @@ def export_gravity(
     records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
     mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
     scenes: Sequence[bpy.types.Scene] = (), written: bool = True,
+    turned: Callable[[Any], bool] = lambda node: False,
 ) -> GravityScene:
     """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
     exported mesh of a shaped volume's convex or triangle-mesh shape; `scenes`: the
@@ -47,8 +48,10 @@ def export_gravity(
     `gravity`).
     A volume goes on the object's node when it carries the trigger; when the trigger shape
     sits on a child node (an offset shape), the object's node becomes a compound trigger
-    over it, so the volume keeps the object's frame. A volume on a body, a collider, a
-    compound trigger's part or an object without a trigger is reported and not written.
+    over it, so the volume keeps the object's frame; on a node the exporter `turned` (a
+    camera's or light's), the volume goes on that child, which has the object's frame. A
+    volume on a body, a collider, a compound trigger's part or an object without a trigger
+    is reported and not written.
     """
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
     if len(scenes) > 1:
@@ -73,6 +76,10 @@ def export_gravity(
         problem = _misplaced(obj, body, record.shape_part)
         if volume is None or problem:
             report.warn(problem.split(":", 1)[0], obj.name, problem.split(": ", 1)[1])
+            continue
+        if record.shape_node is not record.node and turned(record.node) \
+                and record.shape_part is not None and record.shape_part.trigger is not None:
+            gravity.nodes[record.shape_node] = volume  # (the child has the object's frame)
             continue
         if body.trigger is None:
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))

@@ -42,6 +42,7 @@ from .. import gltf_compat
 from ..bridge.collision_mesh import MeshClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, own_world, write_settings
+from ..bridge.turned_nodes import TurnedBack
 from ..bridge.vehicle_bridge import write_vehicle_node
 from ..gravity.bridge import import_world_gravity, write_gravity
 from ..settings.stored_settings import GROUP
@@ -281,7 +282,10 @@ class PhysicsImportExtension:
             seat = parts.vehicle_body.pilot_seat if parts.vehicle_body else None
             seat_object = None if seat is None else self._node_object(gltf, seat)
             try:
-                write_vehicle_node(obj, parts, seat_object, writer)
+                turn = _turn_of(gltf, index, obj)
+                write_vehicle_node(obj, parts if turn is None
+                                   else TurnedBack(turn, writer.yup).vehicle(parts),
+                                   seat_object, writer)
             except Exception as exc:
                 self._node_failed(index, exc)
 
@@ -312,6 +316,9 @@ class PhysicsImportExtension:
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
                 continue
+            turn = _turn_of(gltf, index, obj)
+            if turn is not None:  # (a camera's or light's node: its values turned)
+                volume = TurnedBack(turn, True).gravity(volume)
             try:
                 write_gravity(obj, volume, f"/nodes/{index}", self.report,
                               make_shape_object=lambda owner, mesh: _gravity_shape_object(
