@@ -181,3 +181,45 @@ def test_a_strangers_gravity_volume_on_a_light_node_is_turned_onto_the_object(cl
     lamp = bpy.data.objects["Lamp"]
     pull = lamp.matrix_world.to_3x3() @ Vector(lamp.gltf_physics.gravity_direction)
     assert (TO_GLTF @ pull.normalized() - node_pull.normalized()).length < 1e-5
+
+
+def test_a_strangers_joint_on_a_camera_node_keeps_the_nodes_frame(clean_scene, tmp_path):
+    """A hinge set on a camera node (its frame the node's) and connected to a light node:
+    imported onto the turned objects themselves, both frames came out a quarter turn off."""
+    turn = [0.2, 0.3, 0.1, 0.9273618495495703]
+    path = tmp_path / "camera_joint.gltf"
+    path.write_text(json.dumps({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes",
+                           "KHR_lights_punctual"],
+        "extensions": {
+            "KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]},
+            "KHR_lights_punctual": {"lights": [{"type": "point"}]},
+            "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [
+                {"linearAxes": [0, 1, 2], "min": 0, "max": 0},
+                {"angularAxes": [0, 1], "min": 0, "max": 0}]}]}},
+        "cameras": [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}],
+        "nodes": [
+            {"name": "Arm", "children": [1], "extensions": {"KHR_physics_rigid_bodies": {
+                "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}},
+            {"name": "Eye", "camera": 0, "translation": [0.5, 0, 0], "rotation": turn,
+             "extensions": {"KHR_physics_rigid_bodies": {
+                 "joint": {"connectedNode": 3, "joint": 0}}}},
+            {"name": "Base", "translation": [2, 0, 0], "children": [3],
+             "extensions": {"KHR_physics_rigid_bodies": {
+                 "collider": {"geometry": {"shape": 0}}}}},
+            {"name": "Lamp", "translation": [-1.5, 0, 0], "rotation": turn,
+             "extensions": {"KHR_lights_punctual": {"light": 0}}}],
+        "scenes": [{"nodes": [0, 2]}], "scene": 0}))
+    source = json.loads(path.read_text())
+    h.import_file(path)
+    out = h.export(tmp_path / "again.gltf", "KHR", export_cameras=True, export_lights=True)
+    h.assert_valid(tmp_path / "again.gltf")
+    [frame] = [i for i, n in enumerate(out["nodes"])
+               if "joint" in n.get("extensions", {}).get(BODY, {})]
+    connected = out["nodes"][frame]["extensions"][BODY]["joint"]["connectedNode"]
+    for written, stated in ((frame, 1), (connected, 3)):
+        a, b = node_world(out, written), node_world(source, stated)
+        assert a.to_quaternion().rotation_difference(b.to_quaternion()).angle < 1e-5, \
+            out["nodes"][written]["name"]
+        assert (a.translation - b.translation).length < 1e-5

@@ -349,6 +349,9 @@ class PhysicsImportExtension:
             if attachment is None:
                 self.report.warn("joint-skipped", where, "connected node has no object")
                 return
+            obj = _node_frame(gltf, index, obj, "joint")
+            props = obj.gltf_physics
+            attachment = _node_frame(gltf, joint.connected_node, attachment, "connected")
             props.joint_attachment = attachment
             props.joint_connected_body = body_of(attachment) \
                 or self._static_partner(gltf, joint.connected_node)
@@ -542,6 +545,21 @@ def _turn_of(gltf: Any, index: int, obj: bpy.types.Object) -> Quaternion | None:
     if not isinstance(turn, Quaternion) or turn.rotation_difference(Quaternion()).angle < 1e-6:
         return None
     return turn.copy()
+
+
+def _node_frame(gltf: Any, index: Any, obj: bpy.types.Object, suffix: str
+                ) -> bpy.types.Object:
+    """`obj`, or where the importer turned it from node `index` (a camera or light:
+    `_turn_of`), a new Empty under it at the node's frame (tagged `import_child`): a joint's
+    frame is the node's."""
+    turn = _turn_of(gltf, index, obj) if isinstance(index, int) else None
+    if turn is None:
+        return obj
+    frame = _child(obj, f"{obj.name}.{suffix}", None)
+    frame.rotation_mode = "QUATERNION"
+    frame.rotation_quaternion = turn.inverted()
+    frame.empty_display_type = "ARROWS"
+    return frame
 
 
 def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:
