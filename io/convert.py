@@ -120,7 +120,8 @@ def convert_document(
     else:
         keep_static_bodies_apart(work)
     _resolve_mass(work, target, MeshData(out, base_dir, binary))  # (static partners too)
-    encoded = _encode(work, target, khr_geometry, godot_capsules, gravity)
+    encoded = _encode(work, target, khr_geometry, godot_capsules, gravity,
+                      stated_numbers(gltf))
     attach(work, encoded)
     declare(out, gltf, encoded.used(), report)
     return out
@@ -215,12 +216,32 @@ def _same(ref: Hashable) -> int | None:
     return ref if is_index(ref) else None
 
 
+def stated_numbers(gltf: Mapping[str, Any]) -> frozenset[float]:
+    """Every number the document's extensions (its own and its nodes') state: what the
+    converter writes as stated (`exact_numbers`). Walked without recursion."""
+    found: set[float] = set()
+    nodes = gltf.get("nodes")
+    pending: list[Any] = [gltf.get("extensions")] + [
+        node.get("extensions") for node in (nodes if isinstance(nodes, list) else ())
+        if isinstance(node, Mapping)]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, float | int) and not isinstance(value, bool):
+            found.add(value)
+    return frozenset(found)
+
+
 def _encode(
     work: Work, target: Target, form: str, godot_capsules: bool, gravity: GravityScene,
+    stated: frozenset[float],
 ) -> Encoded:
     scratch = Report()
     mesh_nodes = _mesh_nodes(work) if target == "KHR" and form == "node" else {}
-    with exact_numbers():  # (the file's numbers as it states them)
+    with exact_numbers(stated):  # (the file's numbers as it states them)
         encoded = encode_document(
             work.scene, work.vehicles, target, _same, _same, scratch,
             khr_geometry=form,  # type: ignore[arg-type]

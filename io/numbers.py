@@ -4,34 +4,34 @@
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 
 _F32 = struct.Struct("<f")
 _F32_SMALLEST_NORMAL = 1.1754943508222875e-38
 _seen = [0]  # non-finite values `canon` met (`non_finite_seen`)
-_exact = [0]  # how many `exact_numbers` are open
+_exact: list[Collection[float]] = []  # the stated numbers of each open `exact_numbers`
 _known: dict[float, float] = {}  # value → its canonical form
 _KNOWN_MOST = 1 << 16
 
 
 @contextmanager
-def exact_numbers() -> Iterator[None]:
-    """Within it, `canon` keeps every number as it is: a file's own numbers, written again
-    by the converter, are not Blender's float32 (a mass of 123456.789012345 stays so)."""
-    _exact[0] += 1
+def exact_numbers(stated: Collection[float]) -> Iterator[None]:
+    """Within it, `canon` keeps a number the file states (`stated`) as it is: a file's own
+    numbers, written again by the converter, are not Blender's float32 (a mass of
+    123456.789012345 stays so); one computed from them is still written as float32's
+    shortest decimal (a centre of mass, not its last double digits)."""
+    _exact.append(stated)
     try:
         yield
     finally:
-        _exact[0] -= 1
+        _exact.pop()
 
 
 def canon(value: float) -> float:
-    """`_canon`, remembered: a level writes the same few values many times (the value as it
-    is within `exact_numbers`)."""
-    if _exact[0]:
-        if value - value != 0.0:
-            _seen[0] += 1  # (non-finite: counted for the writer, as below)
+    """`_canon`, remembered: a level writes the same few values many times (a stated value
+    as it is within `exact_numbers`)."""
+    if _exact and value in _exact[-1]:
         return value
     found = _known.get(value)
     if found is None:
