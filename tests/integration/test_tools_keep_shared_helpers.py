@@ -104,7 +104,7 @@ def test_a_kept_hull_proxy_is_said(clean_scene, bridge, settings):
     crate, proxy, copy = crate_with_hull_and_a_copy()
     run = bridge.decompose_now([crate], settings)
     assert run.errors == [] and proxy.name in bpy.data.objects
-    assert f"{proxy.name} was kept: {copy.name} still uses it (Crate no longer does); " \
+    assert f"{proxy.name} was kept: {copy.name} still uses it (Crate's shape no longer does); " \
            "delete it when nothing does" in run.warnings
     copy.gltf_physics.mesh_object = None  # now unused: a hull of the copy's own comes next
     assert not ownership.pointer_users([proxy]).get(proxy.session_uid)
@@ -152,8 +152,17 @@ def test_a_hull_proxy_or_part_a_modifier_or_constraint_uses_is_kept(clean_scene,
     cut.object = proxy
     run = bridge.decompose_now([crate], settings)
     assert proxy.name in bpy.data.objects and cut.object == proxy
-    assert f"{proxy.name} was kept: Wall still uses it (Crate no longer does); delete it " \
+    assert f"{proxy.name} was kept: Wall still uses it (Crate's shape no longer does); delete it " \
         "when nothing does" in run.warnings, run.warnings
+    own = h.set_physics(h.mesh_object("Own"), motion_type="DYNAMIC")  # its own modifier
+    select_only(own)
+    assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+    own_proxy = own.gltf_physics.mesh_object
+    joined = own.modifiers.new("Join", "BOOLEAN")
+    joined.operation, joined.object = "UNION", own_proxy
+    run_own = bridge.decompose_now([own], settings)
+    assert f"{own_proxy.name} was kept: Own still uses it (Own's shape no longer does); " \
+        "delete it when nothing does" in run_own.warnings, run_own.warnings
     part = run.made["Crate"][0]
     lamp = h.mesh_object("Lamp", location=(0, 0, 3), size=0.2)
     pin = lamp.constraints.new("CHILD_OF")

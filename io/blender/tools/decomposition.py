@@ -268,8 +268,8 @@ def _note_kept(notes: list[str] | None, thing: bpy.types.Object,
 def _remove_own_proxy(obj: bpy.types.Object, notes: list[str] | None = None) -> None:
     """Delete the collision-only proxy the tools made for the object's single shape (a hull
     from Generate Convex Hull, the importer's collision mesh): the parts replace that shape.
-    A proxy of the user's own stays, unused; so does one another object's settings still
-    point at (a Shift+D copy's shape), said in `notes`."""
+    A proxy of the user's own stays, unused; so does one anything else still points at (a
+    Shift+D copy's shape, a modifier), said in `notes`."""
     props = obj.gltf_physics
     proxy = props.mesh_object if props.mesh_source == "OBJECT" else None
     if proxy is None or proxy not in _replaced_by_a_run(obj):
@@ -279,7 +279,7 @@ def _remove_own_proxy(obj: bpy.types.Object, notes: list[str] | None = None) -> 
     users = pointer_users([proxy])
     used = users.get(proxy.session_uid)
     if used:
-        _note_kept(notes, proxy, used, f"{obj.name} no longer does")
+        _note_kept(notes, proxy, used, f"{obj.name}'s shape no longer does")
         return
     remove_made(proxy, proxy[MADE_BY], obj, users)
 
