@@ -148,3 +148,18 @@ def test_a_whole_scene_with_a_joint_says_nothing(clean_scene, tmp_path, caplog):
     assert sorted(joints_in(gltf, "KHR")) == ["DoorHinge", "PendulumPivot"]
     assert not [r for r in caplog.records if "joint-skipped" in r.getMessage()
                 or "filtered-hierarchy" in r.getMessage()]
+
+
+def test_a_partner_only_in_another_exported_scene_is_said_so(clean_scene, tmp_path, caplog):
+    """Every scene exported: the door is in scenes A and B, its frame only in A; B's door
+    is skipped, said as not exported in B (the file has the frame, in A)."""
+    objs = h.build_jointed()
+    clean_scene.name = "A"
+    other = bpy.data.scenes.new("B")
+    other.collection.objects.link(objs["Door"])
+    other.collection.objects.link(objs["DoorHinge"])
+    gltf, log = export_logged(tmp_path / "out.gltf", "KHR", caplog, use_active_scene=False)
+    assert said(log, "joint-skipped") == [
+        "gltf_physics: DoorHinge: the body DoorFrame is not exported in B (only in A) "
+        "[joint-skipped]"], log
+    assert joints_in(gltf, "KHR").count("DoorHinge") == 1  # (A's)

@@ -124,7 +124,16 @@ class JointExport:
         body = body_of(obj)
         if body is None or self.index.node_of(body, node) is not None:
             return None
-        return f"the body {body.name} is not exported"
+        return self._left_out(node, body)
+
+    def _left_out(self, node: Any, body: bpy.types.Object) -> str:
+        """Why the joint at `node` is skipped: `body` is not written with it (only in another
+        exported scene, said so: the file has it, away from the joint's scene)."""
+        scene = self.index.scene_of(node)
+        elsewhere = [other.name for other in body.users_scene
+                     if other in self.exported_scenes and other != scene]
+        where = f" in {scene.name} (only in {elsewhere[0]})" if scene and elsewhere else ""
+        return f"the body {body.name} is not exported{where}"
 
     def _own_frame(self, obj: bpy.types.Object, node: Any, suffix: str, yup: bool) -> Any:
         """A new child of `node` at `obj`'s own frame there: the node's, turned back where
@@ -170,7 +179,7 @@ class JointExport:
             return f"the connected object {body_b.name} is not a body"
         for side in (body_a, body_b):
             if side is not None and self.index.node_of(side, node) is None:
-                return f"the body {side.name} is not exported"
+                return self._left_out(node, side)
         if body_a is not None and body_a == body_b:
             return f"both sides are the same body {body_a.name}"
         if self.format == "OMI" and (body_a is None or body_b is None):

@@ -90,6 +90,7 @@ class NodeIndex:
         self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance
         self._dupli_numbers: dict[tuple[int, int, tuple[float, ...]], int] | None = None
         self._scene_serial = 0
+        self._scenes: list[Any] = []  # by scene serial
         #: every scene's export-tree nodes by uuid (as the file nests them)
         self.tree: dict[str, Any] = {}
         #: collection instancers the export wrote something under (Blender 4.x writes
@@ -115,6 +116,7 @@ class NodeIndex:
         scene's export tree, whose vnodes now carry their gltf nodes."""
         serial = self._scene_serial
         self._scene_serial += 1
+        self._scenes.append(bpy.context.scene)  # (the scene the exporter gathers now)
         self._inner = None
         root: Scope = (serial, None)
         self._outer[root] = None
@@ -356,6 +358,11 @@ class NodeIndex:
         world = self.world_of(node, obj)
         turn = self.turn_of(node)
         return world if turn is None else world @ turn.inverted().to_matrix().to_4x4()
+
+    def scene_of(self, node: Any) -> Any | None:
+        """The scene whose tree wrote `node` (None when not indexed)."""
+        scope = self._scope.get(id(node))
+        return None if scope is None else self._scenes[scope[0]]
 
     def vnode_of(self, node: Any) -> Any | None:
         """The export-tree node that made `node` (None when the tree does not list it)."""
