@@ -163,3 +163,4 @@ def test_a_partner_only_in_another_exported_scene_is_said_so(clean_scene, tmp_pa
         "gltf_physics: DoorHinge: the body DoorFrame is not exported in B (only in A) "
         "[joint-skipped]"], log
     assert joints_in(gltf, "KHR").count("DoorHinge") == 1  # (A's)
+

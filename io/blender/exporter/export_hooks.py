@@ -187,6 +187,7 @@ class PhysicsExportExtension(JointExport):
         self.legacy_round = settings.omi_round_layout == "GODOT4"
         # Collision layers belong to each scene: set when that scene's tree is gathered.
         self.layer_names: tuple[str, ...] = self._layers_of(bpy.context.scene)
+        self.layer_scene = bpy.context.scene.name  # (whose layers `layer_names` are)
         self.exported_scenes: list[bpy.types.Scene] = []  # (their world gravity: OMI's one)
         self.records: list[_Record] = []
         self.trigger_children: list[_Record] = []  # trigger-only records of child objects
@@ -281,6 +282,7 @@ class PhysicsExportExtension(JointExport):
                 and not export_settings.get("gltf_collection")
             self.writes_scenes.extend(bpy.data.scenes if every else [bpy.context.scene])
         layers = self._layers_of(bpy.context.scene)
+        self.layer_scene = bpy.context.scene.name
         if layers != self.layer_names:
             self.layer_names = layers
             self.filter_names = {}
@@ -629,6 +631,8 @@ class PhysicsExportExtension(JointExport):
 
         def make() -> NodePhysics:
             flt = filter_of(props, self.layer_names, self.filter_names)
+            if props.use_filter:
+                self._say_missing_layers(props)
             if props.use_filter and props.filter_mode == "ONLY" and flt is not None \
                     and not flt.collide_with_systems:
                 self.report.warn("filter-only-none", "", "a collision filter's 'Collides Only "
@@ -639,6 +643,22 @@ class PhysicsExportExtension(JointExport):
             return NodePhysics(collider=Collider(shape=shape, material=material_of(props),
                                                  filter=flt))
         return self._share(key, make)
+
+    def _say_missing_layers(self, props: Any) -> None:
+        """Said: a filter ticks layers (by number) the scene being written does not have (a
+        second scene with fewer layers, a script's ticks); the file's filter leaves them
+        out."""
+        ticks = [props.filter_layers] + ([props.filter_targets]
+                                         if props.filter_mode in ("ONLY", "EXCEPT") else [])
+        have = len(self.layer_names)
+        missing = sorted({number + 1 for bits in ticks for number, on in enumerate(bits)
+                          if on and number >= have})
+        if missing:
+            self.report.warn(
+                "filter-layer-missing", "",
+                f"a collision filter ticks layer {', '.join(map(str, missing))}, which scene "
+                f"{self.layer_scene} does not have (it has {have}): left out of the "
+                "filter written for it (give the scene those layers, or untick them)")
 
     def _merged(self, motion: Motion | None, shape_part: NodePhysics | None) -> NodePhysics:
         key = ("body", id(motion), id(shape_part))  # both shared, or kept alive by the value
