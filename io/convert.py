@@ -158,7 +158,7 @@ def _resolved(motion: Motion, where: str, target: Target,
     """`motion` with its centre in the target's terms and, for OMI, a fully locked rotation
     scaled on the colliders' moments (`omi.full_lock`); None when the colliders' volume is
     not finite."""
-    centre = centre_in_target(motion.center_of_mass, target, solid, motion.kind)
+    centre = centre_in_target(motion.center_of_mass, target, solid, motion.kind, report, where)
     if centre is not None and not all(math.isfinite(c) for c in centre):
         return None
     motion = replace(motion, center_of_mass=centre)

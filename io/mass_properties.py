@@ -158,14 +158,23 @@ def centred_on_origin(part: MassPart | None) -> bool:
 def centre_in_target(
     centre: tuple[float, float, float] | None, target: str,
     solid: Callable[[], MassPart | None], kind: str,
+    report: Report | None = None, where: str = "",
 ) -> tuple[float, float, float] | None:
     """The centre of mass a body of motion `kind` is written with in `target` ("OMI"/"KHR"):
     OMI has no computed centre, so a moving body gets the one engines compute (a static
-    body none: `rules.has_simulated_centre`); a KHR centre at the origin is left to the
+    body none: `rules.has_simulated_centre`); without collider volume that is the body's
+    origin, said in `report` (`centre-at-origin`). A KHR centre at the origin is left to the
     engine when the colliders are centred there too. `solid` (the body's colliders) is
     asked only when needed."""
     if target == "OMI" and centre is None:
-        return centre_of(solid()) if has_simulated_centre(kind) else None
+        if not has_simulated_centre(kind):
+            return None
+        part = solid()
+        if part is None and report is not None:
+            report.warn("centre-at-origin", where, "its colliders hold no volume (flat or "
+                        "open meshes, planes, or none): OMI's centre of mass, which the "
+                        "engine does not compute, is written at the body's origin")
+        return centre_of(part)
     if target == "KHR" and centre == (0.0, 0.0, 0.0) and centred_on_origin(solid()):
         return None
     return centre

@@ -394,3 +394,20 @@ def test_the_exporter_still_writes_blenders_float32_as_its_shortest_decimal() ->
         assert canon(f32(0.1)) == f32(0.1) and str(canon(-0.0)) == "-0.0"
         assert canon(0.1 + 0.2) == 0.3  # (computed, not stated: float32's shortest decimal)
     assert canon(f32(0.1)) == 0.1
+
+
+def test_an_omi_centre_at_the_origin_for_want_of_collider_volume_is_said() -> None:
+    """KHR → OMI: OMI has no computed centre of mass, so the colliders' centroid is written;
+    without collider volume it went to the body's origin unsaid."""
+    gltf = precise_khr()
+    body = gltf["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]
+    del body["collider"], body["motion"]["centerOfMass"]
+    report = Report()
+    out = convert_document(gltf, "OMI", report=report)
+    assert issues(report, "centre-at-origin") == ["/nodes/0"]
+    assert "centerOfMass" not in out["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]
+    gltf = precise_khr()  # (with its box: the centroid, nothing said)
+    del gltf["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]["motion"]["centerOfMass"]
+    report = Report()
+    convert_document(gltf, "OMI", report=report)
+    assert issues(report, "centre-at-origin") == []

@@ -81,7 +81,8 @@ class BodyMass:
     def _resolve(self, motion: Motion, body: bpy.types.Object, target: str,
                  own: ShapePlacement | None) -> Motion:
         centre = mass_properties.centre_in_target(motion.center_of_mass, target,
-                                                  lambda: self.part_of(body, own), motion.kind)
+                                                  lambda: self.part_of(body, own), motion.kind,
+                                                  self.report, body.name)
         if centre != motion.center_of_mass:
             motion = replace(motion, center_of_mass=centre)
         if motion.inertia_diagonal is None and any(body.gltf_physics.lock_rotation):
