@@ -335,14 +335,20 @@ def test_a_locked_rotation_on_a_scaled_body_is_computed_at_its_size(clean_scene,
     """A 1 m cube scaled to 2 × 2 × 4 (6 kg, rotation about X locked) turns as its world
     size: the free moments were those of the unscaled cube (1, 1 instead of 10, 10)."""
     crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", mass=6.0,
-                          shape_type="BOX")
-    crate.scale = (2.0, 2.0, 4.0)  # glTF: x 2, y (Blender z) 4, z (Blender y) 2
+                          shape_type="BOX", size_mode="CUSTOM", box_size=(1.0, 1.0, 1.0))
     crate.gltf_physics.lock_rotation = (True, False, False)
+    twin = h.set_physics(h.mesh_object("Twin", location=(5, 0, 0)), motion_type="DYNAMIC",
+                         mass=6.0, shape_type="BOX", size_mode="CUSTOM",
+                         box_size=(1.0, 1.0, 1.0), lock_rotation=(True, False, False))
+    crate.scale = (2.0, 2.0, 4.0)  # glTF: x 2, y (Blender z) 4, z (Blender y) 2
     bpy.context.view_layer.update()
     gltf = h.export(tmp_path / "out.gltf", fmt)
+    ext = "KHR_physics_rigid_bodies" if fmt == "KHR" else "OMI_physics_body"
     node = next(n for n in gltf["nodes"] if n["name"] == "Crate")
-    motion = node["extensions"]["KHR_physics_rigid_bodies" if fmt == "KHR"
-                                else "OMI_physics_body"]["motion"]
+    motion = node["extensions"][ext]["motion"]
+    twin_motion = next(n for n in gltf["nodes"] if n["name"] == twin.name)["extensions"][ext][
+        "motion"]  # (equal settings, unscaled: its own moments, not the crate's)
+    assert twin_motion["inertiaDiagonal"][1:] == [1, 1]
     # a 2 × 4 × 2 m box of 6 kg: about y, 6 (2² + 2²) / 12 = 4; about z, 6 (2² + 4²) / 12 = 10
     if fmt == "KHR":
         assert motion["inertiaDiagonal"] == [0, 4, 10]

@@ -79,7 +79,7 @@ class PropertyWriter:
         self.report = report
         self.yup = yup
         self.objects_untouched = objects_untouched
-        self._plans: dict[tuple[int, int | None, int],
+        self._plans: dict[tuple[int, int | None, int, tuple[float, ...] | None],
                           tuple[NodePhysics, _Plan, Loss | None]] = {}
         self._side_effects = False
         self._shape_turn: Quaternion | None = None  # (`apply`'s turn, inverted)
@@ -112,7 +112,8 @@ class PropertyWriter:
         if turn is not None:
             physics = TurnedBack(turn, self.yup).body(physics)  # (a new one: never shared)
             self._shape_turn = turn.inverted()
-        key = (id(physics), own_mesh, self._layers_of(obj, physics))
+        key = (id(physics), own_mesh, self._layers_of(obj, physics),
+               None if turn is None else tuple(turn))  # (a turned shape's rotation differs)
         if key in self._plans:  # an equal node met before: its writes, without side effects
             _physics, plan, loss = self._plans[key]
             self._flush(obj, plan, loss)

@@ -57,7 +57,7 @@ from ..settings.stored_settings import SharedSnapshots
 from ..tools.ownership import IMPORT_ORPHANS, made_by
 from .evaluated import Evaluated, loses_evaluation
 from .joint_export import JointExport, has_body_or_shape
-from .mass_bridge import BodyMass
+from .mass_bridge import BodyMass, body_scale
 from .node_index import NodeIndex, is_stray_dupli
 from .trigger_merge import merge_trigger_children
 
@@ -568,8 +568,11 @@ class PhysicsExportExtension(JointExport):
                needs_mass: bool) -> tuple[NodePhysics, NodePhysics | None]:
         """`_made_parts`, for a body with only its own shape: equal settings, placement and
         motion make the same parts (and the same computed mass), built once. `needs_mass`
-        (`_needs_mass`) follows from the settings and the motion."""
-        key = (id(placement), id(motion), same_node)  # both kept alive by the entry
+        (`_needs_mass`) follows from the settings and the motion; a locked rotation's
+        moments follow the body's scale too."""
+        scale = body_scale(obj, self.yup) if needs_mass and any(derived.props.lock_rotation) \
+            else None
+        key = (id(placement), id(motion), same_node, scale)  # both kept alive by the entry
         parts = derived.parts.get(key)
         if parts is None:
             resolved = motion

@@ -119,9 +119,7 @@ class BodyMass:
         return mass_properties.body_moments(part, motion.mass, centre, self.report, body.name)
 
     def _scale(self, body: bpy.types.Object) -> tuple[float, float, float]:
-        """The body's world scale along its node's axes (glTF axes), to 6 digits."""
-        x, y, z = (round(abs(value), 6) for value in body.matrix_world.to_scale())
-        return (x, z, y) if self.yup else (x, y, z)
+        return body_scale(body, self.yup)
 
     def part_of(self, body: bpy.types.Object, own: ShapePlacement | None = None
                 ) -> MassPart | None:
@@ -289,6 +287,12 @@ class BodyMass:
         points, faces = data
         solids = kept_solids.SOLIDS
         return solids.hull_solid(points) if convex else solids.mesh_solid(points, faces)
+
+
+def body_scale(body: bpy.types.Object, yup: bool) -> tuple[float, float, float]:
+    """The body's world scale along its node's axes (glTF axes), to 6 digits."""
+    x, y, z = (round(abs(value), 6) for value in body.matrix_world.to_scale())
+    return (x, z, y) if yup else (x, y, z)
 
 
 def _is_collider(obj: bpy.types.Object) -> bool:
