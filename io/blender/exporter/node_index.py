@@ -343,6 +343,8 @@ class NodeIndex:
         """The turn (Blender axes) the exporter gave `node` beyond its object's frame: a
         camera's or light's node (`EXPORTER_TURN`), but a dupli's of an instancing parent
         (placed by its dupli matrix alone); None for any other node."""
+        if not self._turned_kinds:  # (an export without cameras and lights: the usual)
+            return None
         vnode = self._vnode.get(id(node))
         if vnode is None or vnode.blender_type not in self._turned_kinds:
             return None

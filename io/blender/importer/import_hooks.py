@@ -58,6 +58,8 @@ from ..tools.ownership import (
 
 LOG = logging.getLogger(__name__)
 OBJECT = bpy.types.Object  # looked up once: each bpy.types access costs ~0.7 µs per node
+#: the objects the importer turns from their nodes (`_turn_of`)
+TURNED_TYPES = frozenset({"CAMERA", "LIGHT"})
 
 
 def document_view(gltf: Any) -> DocumentView:
@@ -248,10 +250,11 @@ class PhysicsImportExtension:
                 continue
             # A bone's (or armature's) mesh went to a child object: the node's own mesh is
             # not on `obj`, so a collider naming it needs a proxy.
-            own_mesh = nodes.mesh(index) if obj.type == "MESH" else None
+            kind = obj.type
+            own_mesh = nodes.mesh(index) if kind == "MESH" else None
             try:
                 writer.apply(obj, physics, own_mesh, make_proxy, make_child,
-                             _turn_of(gltf, index, obj))
+                             _turn_of(gltf, index, obj) if kind in TURNED_TYPES else None)
             except Exception as exc:  # one node's problem never costs the others theirs
                 self._node_failed(index, exc)
 
@@ -538,7 +541,7 @@ def _turn_of(gltf: Any, index: int, obj: bpy.types.Object) -> Quaternion | None:
     """The turn the importer gave node `index`'s camera or light object from the node (its
     vnode's `rotation_before`: Blender's cameras and lights look down another axis); None
     for any other object."""
-    if obj.type not in ("CAMERA", "LIGHT"):
+    if obj.type not in TURNED_TYPES:
         return None
     vnode = gltf.vnodes.get(index) if isinstance(gltf.vnodes, dict) else None
     turn = getattr(vnode, "rotation_before", None)
