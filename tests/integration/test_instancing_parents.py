@@ -141,3 +141,72 @@ def test_an_instancing_parent_body_is_weighed_by_the_copies_the_file_has(clean_s
     else:  # two 2 kg boxes 5 m from the centre: 2 (2 · 1/6 + 2 · 25) about y and z
         inertia = node["extensions"]["KHR_physics_rigid_bodies"]["motion"]["inertiaDiagonal"]
         assert inertia[0] == 0 and inertia[1:] == pytest.approx([100.6667, 100.6667])
+
+
+def verts_parent(points, kind: str = "VERTS") -> bpy.types.Object:
+    mesh = bpy.data.meshes.new("Spots")
+    mesh.from_pydata(points, [], [])
+    spots = bpy.data.objects.new("Spots", mesh)
+    bpy.context.scene.collection.objects.link(spots)
+    spots.instance_type = kind
+    return spots
+
+
+@pytest.mark.parametrize("case", ["child body", "selection", "no faces"])
+def test_an_instancing_parent_body_counts_only_its_own_copies(clean_scene, tmp_path, case):
+    """Copies below another body are that body's, copies the selection leaves out are not in
+    the file, and Instancing: Faces on a mesh without faces makes none (its child is written
+    as it is): each counted in the centre of mass."""
+    spots = verts_parent([(0, 0, 0), (10, 0, 0)], "FACES" if case == "no faces" else "VERTS")
+    h.set_physics(spots, motion_type="DYNAMIC", mass=4.0)
+    block = h.set_physics(h.mesh_object("Block", "cube", (3 if case == "no faces" else 0, 0, 0)),
+                          shape_type="BOX")
+    block.parent = spots
+    options = {}
+    if case == "child body":
+        car = h.set_physics(h.empty_object("Car", (0, 5, 0)), motion_type="DYNAMIC")
+        car.parent = spots
+        wheel = h.set_physics(h.mesh_object("Wheel", "cube", (0, 50, 0)), shape_type="BOX")
+        wheel.parent = car
+    elif case == "selection":
+        left = h.set_physics(h.mesh_object("Left", "cube", (0, 4, 0)), shape_type="BOX")
+        left.parent = spots
+        for obj in bpy.data.objects:
+            obj.select_set(obj != left)
+        options["use_selection"] = True
+    bpy.context.view_layer.update()
+    gltf = h.export(tmp_path / "out.gltf", "OMI", **options)
+    node = next(n for n in gltf["nodes"] if n["name"] == "Spots")
+    centre = node["extensions"]["OMI_physics_body"]["motion"]["centerOfMass"]
+    assert centre == ([3, 0, 0] if case == "no faces" else [5, 0, 0])
+
+
+def test_a_hinge_in_a_kit_instanced_at_each_vertex_joins_its_own_copy(clean_scene, tmp_path,
+                                                                      caplog):
+    """A collection instance (a frame and a door hinged to it) under an instancing parent:
+    a copy's number is the vertex (the outermost level of its persistent id), so the copies
+    at one vertex join each other (the innermost level, a member's index, merged them)."""
+    kit = bpy.data.collections.new("Kit")
+    spots = verts_parent([(0, 0, 0), (10, 0, 0), (0, 20, 0)])
+    frame = h.set_physics(h.mesh_object("Frame", "cube", (0, -3, 1)), motion_type="STATIC",
+                          shape_type="BOX")
+    door = h.set_physics(h.mesh_object("Door", "cube", (0.6, -3, 1)), motion_type="DYNAMIC",
+                         shape_type="BOX", mass=10)
+    for obj in (frame, door):
+        clean_scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    h.set_physics(door, joint_type="HINGE", joint_axis="Z", joint_connected_body=frame)
+    holder = h.empty_object("KitInst")
+    holder.instance_type, holder.instance_collection = "COLLECTION", kit
+    holder.parent = spots
+    bpy.context.view_layer.update()
+    gltf, log = export_logged(tmp_path / "out.gltf", "OMI", caplog)
+    assert said(log, "joint-skipped") == [], log
+    joints = [i for i, n in enumerate(gltf["nodes"])
+              if "OMI_physics_joint" in n.get("extensions", {})]
+    doors = [i for i, n in enumerate(gltf["nodes"]) if n.get("name") == "Door"]
+    assert len(joints) == len(doors) == 6
+    for index in joints:
+        connected = joint_payload(gltf, "OMI", index)["connectedNode"]
+        assert (node_world(gltf, index).translation
+                - node_world(gltf, connected).translation).length < 1e-4

@@ -22,7 +22,7 @@ from ..bridge.to_model import ShapePlacement, placement_of
 from ..instances import children_map
 from ..settings.properties import MESH_SHAPE_ITEMS
 from . import kept_solids
-from .node_index import NodeIndex
+from .node_index import DUPLI_TYPES, NodeIndex
 
 #: (operators/vehicles.py reads the density here)
 ASSUMED_DENSITY = mass_properties.ASSUMED_DENSITY
@@ -187,22 +187,28 @@ class BodyMass:
                 yield member, placed, depth + 1
 
     def _copies(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, np.ndarray]] | None:
-        """For an instancing parent (Instancing: Vertices or Faces), the copies of its
-        children (and theirs), each with the frame that takes the original's world matrix to
-        the copy's; None for any other object."""
-        if obj.instance_type not in ("VERTS", "FACES") or not obj.is_instancer:
+        """For an instancing parent (Instancing: Vertices or Faces) that makes copies, the
+        copies of its children (and theirs, but below another body, or left out by the
+        export's filter), each with the frame that takes the original's world matrix to the
+        copy's; None for any other object (its children are written as they are)."""
+        if obj.instance_type not in DUPLI_TYPES or not obj.is_instancer:
             return None
         if self._dupli_copies is None:  # (read once per export, when first needed)
             self._dupli_copies = {}
             for instance in bpy.context.evaluated_depsgraph_get().object_instances:
                 parent = instance.parent if instance.is_instance else None
-                if parent is None or parent.original.instance_type not in ("VERTS", "FACES"):
+                if parent is None or parent.original.instance_type not in DUPLI_TYPES:
                     continue
                 source = instance.object.original
                 frame = np.array(instance.matrix_world, dtype=float) \
                     @ np.linalg.inv(np.array(source.matrix_world, dtype=float))
                 self._dupli_copies.setdefault(parent.original, []).append((source, frame))
-        return self._dupli_copies.get(obj, [])
+        copies = self._dupli_copies.get(obj)
+        if not copies:
+            return None
+        return [(source, frame) for source, frame in copies
+                if (self.exported is None or source in self.exported)
+                and not _body_between(source, obj)]
 
     def has_child_colliders(self, body: bpy.types.Object) -> bool:
         """True when a descendant of `body` in the file (below no other body) carries a
@@ -287,6 +293,16 @@ class BodyMass:
         points, faces = data
         solids = kept_solids.SOLIDS
         return solids.hull_solid(points) if convex else solids.mesh_solid(points, faces)
+
+
+def _body_between(obj: bpy.types.Object, above: bpy.types.Object) -> bool:
+    """True when a body sits between `obj` and its ancestor `above` (`obj` included): what
+    hangs from it is that body's."""
+    while obj is not None and obj != above:
+        if obj.gltf_physics.motion_type != "NONE":
+            return True
+        obj = obj.parent
+    return False
 
 
 def body_scale(body: bpy.types.Object, yup: bool) -> tuple[float, float, float]:

@@ -36,18 +36,29 @@ def _matrix_key(matrix: Any) -> tuple[float, ...]:
     return tuple(value for row in matrix for value in row)
 
 
+#: an unused level of a depsgraph instance's `persistent_id`
+UNUSED_LEVEL = 2 ** 31 - 1
+DUPLI_TYPES = ("VERTS", "FACES")  # (an instancing parent's Instancing)
+
+
 def dupli_numbers() -> dict[tuple[int, int, tuple[float, ...]], int]:
-    """The vertex or face each dupli of an instancing parent is made at, by (instancer,
+    """The vertex or face of its instancing parent each dupli is made at, by (instancer,
     object, world matrix): the export tree's dupli nodes carry the very matrices the
-    depsgraph's instances have (VExportTree reads them there)."""
+    depsgraph's instances have (VExportTree reads them there). A `persistent_id` lists the
+    levels innermost first (a collection member's index, then the vertex): the outermost
+    is the instancer's."""
     found: dict[tuple[int, int, tuple[float, ...]], int] = {}
     for instance in bpy.context.evaluated_depsgraph_get().object_instances:
-        parent = instance.parent if instance.is_instance else None
-        if parent is None:
+        if not instance.is_instance:
             continue
-        key = (parent.original.session_uid, instance.object.original.session_uid,
-               _matrix_key(instance.matrix_world))
-        found[key] = instance.persistent_id[0]
+        parent = instance.parent
+        if parent is None or parent.original.instance_type not in DUPLI_TYPES:
+            continue  # (a geometry nodes instance, the most numerous: no dupli node)
+        levels = [level for level in instance.persistent_id if level != UNUSED_LEVEL]
+        if levels:
+            key = (parent.original.session_uid, instance.object.original.session_uid,
+                   _matrix_key(instance.matrix_world))
+            found[key] = levels[-1]
     return found
 
 
