@@ -122,9 +122,14 @@ def carrying(name: str, camera: bool, what: str) -> bpy.types.Object:
     obj.location, obj.rotation_euler = (1, 2, 3), (0.3, 0.5, 0.7)
     if what == "seat":
         obj.gltf_physics.is_seat = True
-    else:
+    elif what == "gravity":
         h.set_physics(obj, shape_type="BOX", shape_role="TRIGGER", size_mode="CUSTOM",
                       box_size=(1, 2, 3), gravity_type="DIRECTIONAL")
+    else:  # a compound trigger's volume: on the turned node itself
+        h.set_physics(obj, is_compound_trigger=True, gravity_type="DIRECTIONAL")
+        part = h.set_physics(h.mesh_object(f"{name}Part", "cube"), shape_type="BOX",
+                             shape_role="TRIGGER")
+        part.parent = obj
     return obj
 
 
@@ -135,14 +140,14 @@ def written_vector(gltf: dict, name: str, what: str) -> Vector:
         extensions = node.get("extensions", {})
         if what == "seat" and node.get("name") == name and "OMI_seat" in extensions:
             return node_world(gltf, index) @ Vector(extensions["OMI_seat"]["back"])
-        if what == "gravity" and node.get("name", "").startswith(name) \
+        if what != "seat" and node.get("name", "").startswith(name) \
                 and "OMI_physics_gravity" in extensions:
             direction = extensions["OMI_physics_gravity"]["directional"]["direction"]
             return node_world(gltf, index).to_3x3() @ Vector(direction)
     raise AssertionError(f"no {what} written for {name}")
 
 
-@pytest.mark.parametrize("what", ["seat", "gravity"])
+@pytest.mark.parametrize("what", ["seat", "gravity", "compound gravity"])
 def test_a_seat_or_gravity_volume_on_a_camera_points_where_it_is_set(clean_scene, tmp_path,
                                                                      what):
     """As the same settings on an Empty placed alike (they were a quarter turn off)."""

@@ -82,7 +82,9 @@ class TurnedBack:
         if shape is not None and shape.kind == "box" and shape.size is not None:
             size = self.vector(shape.size)
             shape = replace(shape, size=(abs(size[0]), abs(size[1]), abs(size[2])))
-        return replace(volume, direction=self.vector(volume.direction),
+        direction = self.vector(volume.direction) if volume.kind == "directional" \
+            else volume.direction  # (another kind's is unused: kept as it is)
+        return replace(volume, direction=direction,
                        points=tuple(map(self.vector, volume.points)), shape=shape)
 
     def body(self, physics: NodePhysics) -> NodePhysics:

@@ -937,7 +937,7 @@ class PhysicsExportExtension(JointExport):
         gravity = export_gravity(self.records, scene, self.yup, self.report,
                                  self._gravity_mesh, self.exported_scenes,
                                  written=self.format == "OMI",
-                                 turned=lambda node: self.index.turn_of(node) is not None)
+                                 turned=self._turned_back)
         return encode_document(
             scene, self._vehicles(), self.format, resolve_node, resolve_mesh, self.report,
             khr_geometry=self.geometry_form, godot_capsules=self.legacy_round,

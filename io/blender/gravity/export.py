@@ -12,6 +12,7 @@ from ... import rules
 from ...diagnostics import Report
 from ...gravity import Gravity, GravityScene
 from ...model import NodePhysics, PhysicsScene, Trigger
+from ..bridge.turned_nodes import TurnedBack
 from ..exporter.evaluated import Evaluated
 from .bridge import gravity_of, line_object, world_gravity_of
 from .properties import LINE_OBJECT_TYPES
@@ -36,7 +37,7 @@ def export_gravity(
     records: Iterable[Any], scene: PhysicsScene, yup: bool, report: Report,
     mesh_ref: Callable[[bpy.types.Object], Any] | None = None,
     scenes: Sequence[bpy.types.Scene] = (), written: bool = True,
-    turned: Callable[[Any], bool] = lambda node: False,
+    turned: Callable[[Any], TurnedBack | None] = lambda node: None,
 ) -> GravityScene:
     """The volumes of the exported objects and the world gravity; `mesh_ref(obj)` is the
     exported mesh of a shaped volume's convex or triangle-mesh shape; `scenes`: the
@@ -49,7 +50,8 @@ def export_gravity(
     A volume goes on the object's node when it carries the trigger; when the trigger shape
     sits on a child node (an offset shape), the object's node becomes a compound trigger
     over it, so the volume keeps the object's frame; on a node the exporter `turned` (a
-    camera's or light's), the volume goes on that child, which has the object's frame. A
+    camera's or light's), the volume goes on that child, which has the object's frame, or
+    (a compound trigger) on the node, turned back. A
     volume on a body, a collider, a compound trigger's part or an object without a trigger
     is reported and not written.
     """
@@ -77,10 +79,13 @@ def export_gravity(
         if volume is None or problem:
             report.warn(problem.split(":", 1)[0], obj.name, problem.split(": ", 1)[1])
             continue
-        if record.shape_node is not record.node and turned(record.node) \
+        turn = turned(record.node)
+        if turn is not None and record.shape_node is not record.node \
                 and record.shape_part is not None and record.shape_part.trigger is not None:
             gravity.nodes[record.shape_node] = volume  # (the child has the object's frame)
             continue
+        if turn is not None:  # (a compound trigger on the node: its values turned back)
+            volume = turn.gravity(volume)
         if body.trigger is None:
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
         gravity.nodes[record.node] = volume
