@@ -228,3 +228,30 @@ def test_a_strangers_joint_on_a_camera_node_keeps_the_nodes_frame(clean_scene, t
         assert a.to_quaternion().rotation_difference(b.to_quaternion()).angle < 1e-5, \
             out["nodes"][written]["name"]
         assert (a.translation - b.translation).length < 1e-5
+
+
+def test_joints_connected_to_one_light_node_share_its_frame_empty(clean_scene, tmp_path):
+    path = tmp_path / "two_joints.gltf"
+    joint = {"joint": {"connectedNode": 2, "joint": 0}}
+    body = {"motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}
+    path.write_text(json.dumps({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes",
+                           "KHR_lights_punctual"],
+        "extensions": {
+            "KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]},
+            "KHR_lights_punctual": {"lights": [{"type": "point"}]},
+            "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [
+                {"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]}},
+        "nodes": [
+            {"name": "A", "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
+            {"name": "B", "translation": [3, 0, 0],
+             "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
+            {"name": "Lamp", "translation": [1.5, 2, 0],
+             "extensions": {"KHR_lights_punctual": {"light": 0}}}],
+        "scenes": [{"nodes": [0, 1, 2]}], "scene": 0}))
+    h.import_file(path)
+    frames = [o for o in bpy.data.objects if o.name.startswith("Lamp.connected")]
+    assert len(frames) == 1
+    assert {bpy.data.objects[name].gltf_physics.joint_attachment for name in "AB"} \
+        == set(frames)

@@ -125,6 +125,8 @@ class PhysicsImportExtension:
         self.report = Report()
         self.claims = MeshClaims()
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
+        #: (camera or light node, "joint"/"connected") → its frame Empty (`_node_frame`)
+        self.node_frames: dict[tuple[int, str], bpy.types.Object] = {}
         self.world_sides: _WorldSides | None = None  # made on first need, once per import
         self.level = False  # the scene held objects before the import (a level, not empty)
         self.geometry_targets: set[int] = set()  # a superset of the KHR geometry.node targets
@@ -137,6 +139,7 @@ class PhysicsImportExtension:
         self.gravity = GravityScene()
         self.claims = MeshClaims()  # what collision meshes read beyond the file's data
         self.stand_ins = {}
+        self.node_frames = {}
         self.world_sides = None
         self.geometry_targets = set()
         try:
@@ -352,9 +355,9 @@ class PhysicsImportExtension:
             if attachment is None:
                 self.report.warn("joint-skipped", where, "connected node has no object")
                 return
-            obj = _node_frame(gltf, index, obj, "joint")
+            obj = self._node_frame(gltf, index, obj, "joint")
             props = obj.gltf_physics
-            attachment = _node_frame(gltf, joint.connected_node, attachment, "connected")
+            attachment = self._node_frame(gltf, joint.connected_node, attachment, "connected")
             props.joint_attachment = attachment
             props.joint_connected_body = body_of(attachment) \
                 or self._static_partner(gltf, joint.connected_node)
@@ -365,6 +368,23 @@ class PhysicsImportExtension:
         write_settings(props, settings_to_blender(joint.settings))
         if obj.type == "EMPTY":
             obj.empty_display_type = "ARROWS"
+
+    def _node_frame(self, gltf: Any, index: Any, obj: bpy.types.Object, suffix: str
+                    ) -> bpy.types.Object:
+        """`obj`, or where the importer turned it from node `index` (a camera or light:
+        `_turn_of`), an Empty under it at the node's frame (tagged `import_child`, one per
+        node and use): a joint's frame is the node's."""
+        turn = _turn_of(gltf, index, obj) if isinstance(index, int) else None
+        if turn is None:
+            return obj
+        frame = self.node_frames.get((index, suffix))
+        if frame is None:
+            frame = self.node_frames[(index, suffix)] = _child(obj, f"{obj.name}.{suffix}",
+                                                               None)
+            frame.rotation_mode = "QUATERNION"
+            frame.rotation_quaternion = turn.inverted()
+            frame.empty_display_type = "ARROWS"
+        return frame
 
     def _say_same_body(self, obj: bpy.types.Object, props: Any, where: str) -> None:
         """Said as the converter says it: both sides of the joint are one body (their static
@@ -548,21 +568,6 @@ def _turn_of(gltf: Any, index: int, obj: bpy.types.Object) -> Quaternion | None:
     if not isinstance(turn, Quaternion) or turn.rotation_difference(Quaternion()).angle < 1e-6:
         return None
     return turn.copy()
-
-
-def _node_frame(gltf: Any, index: Any, obj: bpy.types.Object, suffix: str
-                ) -> bpy.types.Object:
-    """`obj`, or where the importer turned it from node `index` (a camera or light:
-    `_turn_of`), a new Empty under it at the node's frame (tagged `import_child`): a joint's
-    frame is the node's."""
-    turn = _turn_of(gltf, index, obj) if isinstance(index, int) else None
-    if turn is None:
-        return obj
-    frame = _child(obj, f"{obj.name}.{suffix}", None)
-    frame.rotation_mode = "QUATERNION"
-    frame.rotation_quaternion = turn.inverted()
-    frame.empty_display_type = "ARROWS"
-    return frame
 
 
 def _object_of(gltf: Any, index: int) -> bpy.types.Object | None:
