@@ -70,7 +70,7 @@ from .mass_properties import MassPart, body_moments, centre_in_target
 from .mesh_data import MeshData
 from .model import Collider, Motion, PhysicsScene
 from .node_graph import IDENTITY_TOLERANCE, NodeGraph
-from .numbers import exact_numbers
+from .numbers import NEGATIVE_ZERO, exact_numbers
 from .structure import (
     COMPOUND_DROPPED_CODE,
     COMPOUND_PASSED_CODE,
@@ -216,10 +216,10 @@ def _same(ref: Hashable) -> int | None:
     return ref if is_index(ref) else None
 
 
-def stated_numbers(gltf: Mapping[str, Any]) -> frozenset[float]:
+def stated_numbers(gltf: Mapping[str, Any]) -> frozenset[float | str]:
     """Every number the document's extensions (its own and its nodes') state: what the
     converter writes as stated (`exact_numbers`). Walked without recursion."""
-    found: set[float] = set()
+    found: set[float | str] = set()
     nodes = gltf.get("nodes")
     pending: list[Any] = [gltf.get("extensions")] + [
         node.get("extensions") for node in (nodes if isinstance(nodes, list) else ())
@@ -232,12 +232,14 @@ def stated_numbers(gltf: Mapping[str, Any]) -> frozenset[float]:
             pending.extend(value)
         elif isinstance(value, float | int) and not isinstance(value, bool):
             found.add(value)
+            if value == 0 and math.copysign(1.0, value) < 0:
+                found.add(NEGATIVE_ZERO)
     return frozenset(found)
 
 
 def _encode(
     work: Work, target: Target, form: str, godot_capsules: bool, gravity: GravityScene,
-    stated: frozenset[float],
+    stated: frozenset[float | str],
 ) -> Encoded:
     scratch = Report()
     mesh_nodes = _mesh_nodes(work) if target == "KHR" and form == "node" else {}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
@@ -10,13 +11,15 @@ from contextlib import contextmanager
 _F32 = struct.Struct("<f")
 _F32_SMALLEST_NORMAL = 1.1754943508222875e-38
 _seen = [0]  # non-finite values `canon` met (`non_finite_seen`)
-_exact: list[Collection[float]] = []  # the stated numbers of each open `exact_numbers`
+_exact: list[Collection[float | str]] = []  # the stated numbers of each open `exact_numbers`
+#: in a stated set, that -0.0 itself is stated (a set holds one of 0.0 and -0.0)
+NEGATIVE_ZERO = "-0.0"
 _known: dict[float, float] = {}  # value → its canonical form
 _KNOWN_MOST = 1 << 16
 
 
 @contextmanager
-def exact_numbers(stated: Collection[float]) -> Iterator[None]:
+def exact_numbers(stated: Collection[float | str]) -> Iterator[None]:
     """Within it, `canon` keeps a number the file states (`stated`) as it is: a file's own
     numbers, written again by the converter, are not Blender's float32 (a mass of
     123456.789012345 stays so); one computed from them is still written as float32's
@@ -32,6 +35,8 @@ def canon(value: float) -> float:
     """`_canon`, remembered: a level writes the same few values many times (a stated value
     as it is within `exact_numbers`)."""
     if _exact and value in _exact[-1]:
+        if value == 0.0 and math.copysign(1.0, value) < 0 and NEGATIVE_ZERO not in _exact[-1]:
+            return 0.0  # (a computed -0.0: 0 is stated, not -0)
         return value
     found = _known.get(value)
     if found is None:

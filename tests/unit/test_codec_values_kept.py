@@ -390,9 +390,12 @@ def test_the_exporter_still_writes_blenders_float32_as_its_shortest_decimal() ->
     """`canon` outside the converter: 0.1 stored as float32 is written 0.1."""
     from gltf_physics.io.numbers import canon, exact_numbers
     assert canon(f32(0.1)) == 0.1 and canon(-0.0) == 0.0 and str(canon(-0.0)) == "0.0"
-    with exact_numbers({f32(0.1), -0.0}):
+    from gltf_physics.io.numbers import NEGATIVE_ZERO
+    with exact_numbers({f32(0.1), -0.0, NEGATIVE_ZERO}):
         assert canon(f32(0.1)) == f32(0.1) and str(canon(-0.0)) == "-0.0"
         assert canon(0.1 + 0.2) == 0.3  # (computed, not stated: float32's shortest decimal)
+    with exact_numbers({0}):  # (0 stated, a computed -0.0 is not: written 0.0)
+        assert str(canon(-0.0)) == "0.0" and str(canon(0.0)) == "0.0"
     assert canon(f32(0.1)) == 0.1
 
 
