@@ -12,11 +12,16 @@ from ... import external_reader
 from ...mesh_data import MAX_ACCESSOR_COUNT, MAX_DOCUMENT_COUNT
 from .. import gltf_compat
 
+#: the name suffix of a collision mesh (an import's proxy object, an export's built mesh)
+COLLISION_SUFFIX = ".collision"
+
 
 def evaluated_triangles(
     source: bpy.types.Object, depsgraph: bpy.types.Depsgraph, to_target: Matrix, yup: bool,
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Welded positions (in the target's space, glTF axes) and triangles of `source`."""
+    """Welded positions (in the target's space, glTF axes) and triangles of `source`: the
+    vertices the triangles use (loose ones are no part of a solid), wound outward in the
+    target's space (a mirroring matrix turns them inside out: reversed)."""
     evaluated = source.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
@@ -30,11 +35,18 @@ def evaluated_triangles(
         mesh.loop_triangles.foreach_get("vertices", triangles)
     finally:
         evaluated.to_mesh_clear()
+    triangles = triangles.reshape(-1, 3)
+    used, triangles = np.unique(triangles, return_inverse=True)
+    triangles = triangles.reshape(-1, 3).astype(np.int32)
     matrix = np.array(to_target, dtype=np.float64)
-    points = co.reshape(-1, 3) @ matrix[:3, :3].T + matrix[:3, 3]
+    with np.errstate(invalid="ignore", over="ignore"):  # (a scale beyond float: no turn)
+        mirrored = np.linalg.det(matrix[:3, :3]) < 0
+    if mirrored:
+        triangles = triangles[:, ::-1]
+    points = co.reshape(-1, 3)[used] @ matrix[:3, :3].T + matrix[:3, 3]
     if yup:
         points = np.stack([points[:, 0], points[:, 2], -points[:, 1]], axis=1)
-    return points.astype(np.float32), triangles.reshape(-1, 3)
+    return points.astype(np.float32), np.ascontiguousarray(triangles)
 
 
 def gltf_mesh_from_object(

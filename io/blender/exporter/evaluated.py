@@ -43,3 +43,11 @@ def loses_evaluation(source: bpy.types.Object) -> bool:
     modifiers, or its mesh shape keys."""
     data = source.data
     return bool(source.modifiers) or getattr(data, "shape_keys", None) is not None
+
+
+def written_evaluated(source: bpy.types.Object, applies_modifiers: bool) -> bool:
+    """Whether the glTF exporter writes `source`'s visible mesh as evaluated: when there is
+    nothing to evaluate, or when it applies modifiers and `source` has some (it then writes
+    the evaluated mesh, shape keys too); a mesh with shape keys and no modifier is written
+    as its basis with morph targets, Apply Modifiers or not."""
+    return not loses_evaluation(source) or (applies_modifiers and bool(source.modifiers))

@@ -35,7 +35,7 @@ from ...numbers import non_finite_seen
 from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import gltf_mesh_from_object
+from ..bridge.collision_mesh import COLLISION_SUFFIX, gltf_mesh_from_object
 from ..bridge.joint_bridge import on_bone_node
 from ..bridge.to_model import (
     MOTION_KEY,
@@ -52,10 +52,10 @@ from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import export_gravity, has_world_gravity, say_gravity_without_record
 from ..instances import children_map
-from ..settings.properties import MESH_SHAPE_ITEMS
+from ..settings.properties import MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
 from ..tools.ownership import IMPORT_ORPHANS, made_by
-from .evaluated import Evaluated, loses_evaluation
+from .evaluated import Evaluated, loses_evaluation, written_evaluated
 from .joint_export import JointExport, has_body_or_shape
 from .mass_bridge import BodyMass, body_scale
 from .node_index import NodeIndex, is_stray_dupli
@@ -193,6 +193,9 @@ class PhysicsExportExtension(JointExport):
         self.trigger_children: list[_Record] = []  # trigger-only records of child objects
         self.shape_node_of: dict[int, Any] = {}  # id(object's node) → node with its shape
         self.built_meshes: dict[tuple[int, int], Any] = {}
+        #: an unmodified mesh's glTF mesh by (its data, its place in the body's space): the
+        #: objects sharing one mesh in one place (Alt+D copies, an import's proxies) share it
+        self.same_meshes: dict[tuple[int, tuple[float, ...]], Any] = {}
         #: the scenes this export writes (from its first tree): where those meshes are read
         self.writes_scenes: list[bpy.types.Scene] = []
         self.evaluated = Evaluated(self.writes_scenes)
@@ -228,6 +231,8 @@ class PhysicsExportExtension(JointExport):
         #: it writes every one): what belongs to a body is read among these
         self.kept_objects: set[bpy.types.Object] | None = None
         self.applies_modifiers = False  # (the export's Apply Modifiers: its visible meshes)
+        #: the export writes loose edges or points into visible meshes (not a solid's)
+        self.writes_loose = False
         #: collision-only objects of the exported trees (their visible mesh is left out)
         self.collision_only: set[bpy.types.Object] = set()
         #: the exporter's second copies of duplicated grandchildren (`is_stray_dupli`)
@@ -290,6 +295,8 @@ class PhysicsExportExtension(JointExport):
                 derived.parts.clear()  # their colliders' filters name this scene's layers
         self.yup = export_settings["gltf_yup"]
         self.applies_modifiers = bool(export_settings.get("gltf_apply"))
+        self.writes_loose = bool(export_settings.get("gltf_loose_edges")
+                                 or export_settings.get("gltf_loose_points"))
         if self.kept_objects is None and any(export_settings.get(key) for key in FILTERS):
             self.kept_objects = set()
 
@@ -691,11 +698,11 @@ class PhysicsExportExtension(JointExport):
         if props.shape_type not in MESH_SHAPE_ITEMS:
             return None
         if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only \
-                and (self.applies_modifiers or not loses_evaluation(obj)):
+                and not self.writes_loose and written_evaluated(obj, self.applies_modifiers):
             return node.mesh  # the visible mesh: no duplicate geometry in the file
         # (without Apply Modifiers the visible mesh is the bare one: the shape is evaluated)
         source = obj if props.mesh_source == "SELF" else obj.gltf_physics.mesh_object
-        if source is None or source.type != "MESH":
+        if source is None or source.type not in MESH_LIKE_TYPES:  # (a curve's is made)
             return None
         return self._built_mesh(source, obj, yup)
 
@@ -708,12 +715,19 @@ class PhysicsExportExtension(JointExport):
         return self._built_mesh(source, obj, self.yup)
 
     def _built_mesh(self, source: bpy.types.Object, obj: bpy.types.Object, yup: bool) -> Any:
-        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair); when
+        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair, or per
+        unmodified mesh and place: `same_meshes`); when
         no exported scene evaluates it, its own mesh, said once per object when that loses
         its modifiers or shape keys."""
         key = (source.as_pointer(), obj.as_pointer())
         if key not in self.built_meshes:
             to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
+            same = None if source.type != "MESH" or loses_evaluation(source) else (
+                source.data.as_pointer(),
+                tuple(round(value, 6) + 0.0 for row in to_target for value in row))
+            if same is not None and same in self.same_meshes:  # (a mesh met in this place)
+                self.built_meshes[key] = self.same_meshes[same]
+                return self.built_meshes[key]
             depsgraph = self.evaluated.reading(source)
             if depsgraph is None:
                 depsgraph = bpy.context.evaluated_depsgraph_get()
@@ -725,9 +739,12 @@ class PhysicsExportExtension(JointExport):
                         "was not shown since the file was opened): its own mesh is written, "
                         f"without its modifiers and shape keys (link {source.name} into "
                         f"{obj.name}'s scene)")
-            self.built_meshes[key] = gltf_mesh_from_object(
-                f"{source.name}.collision", source, depsgraph, to_target, yup
-            )
+            name = source.name if source.name.endswith(COLLISION_SUFFIX) \
+                else source.name + COLLISION_SUFFIX  # (an import's proxy is so named)
+            self.built_meshes[key] = gltf_mesh_from_object(name, source, depsgraph,
+                                                           to_target, yup)
+            if same is not None:
+                self.same_meshes[same] = self.built_meshes[key]
         return self.built_meshes[key]
 
     # -- document hooks -------------------------------------------------------------------
@@ -750,7 +767,7 @@ class PhysicsExportExtension(JointExport):
                 self._resolve_joint(obj, node, export_settings["gltf_yup"])
             except Exception as exc:  # one bad joint never drops the others
                 self.report.warn("export-failed", obj.name, f"joint skipped: {exc}")
-        meshes = [m for m in self.built_meshes.values() if m is not None]
+        meshes = list({id(m): m for m in self.built_meshes.values() if m is not None}.values())
         if self.format == "KHR" and self.geometry_form == "node":
             self.mesh_nodes = {
                 id(m): gltf_compat.new_mesh_node(f"{m.name}.physicsMesh", m)

@@ -20,7 +20,7 @@ from ...node_graph import compose
 from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
 from ..instances import children_map
-from ..settings.properties import MESH_SHAPE_ITEMS
+from ..settings.properties import MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 from . import kept_solids
 from .node_index import DUPLI_TYPES, NodeIndex
 
@@ -264,9 +264,10 @@ class BodyMass:
         computed once (in its own space) and placed."""
         props = obj.gltf_physics
         source = obj if props.mesh_source == "SELF" else props.mesh_object
-        if source is None or source.type != "MESH":
+        if source is None or source.type not in MESH_LIKE_TYPES:
             return None
-        shared = not source.modifiers and source.data.shape_keys is None
+        shared = source.type == "MESH" and not source.modifiers \
+            and source.data.shape_keys is None
         key = (source.data.as_pointer(), props.shape_type) if shared else None
         if key is None or key not in self._mesh_parts:
             part = self._evaluated_part(source, props.shape_type == "CONVEX")

@@ -39,7 +39,7 @@ from ...structure import (
 )
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import MeshClaims, read_collision_mesh
+from ..bridge.collision_mesh import COLLISION_SUFFIX, MeshClaims, read_collision_mesh
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, own_world, write_settings
 from ..bridge.turned_nodes import TurnedBack
@@ -228,13 +228,13 @@ class PhysicsImportExtension:
     def _apply_nodes(self, gltf: Any, writer: PropertyWriter) -> None:
         """Bodies, shapes and triggers onto the nodes' objects."""
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
-            mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.collision",
+            mesh, why = read_collision_mesh(gltf, mesh_index, owner.name + COLLISION_SUFFIX,
                                             self.claims)
             if mesh is None:
                 self.report.warn("proxy-mesh", owner.name,
                                  f"mesh {mesh_index} is unreadable ({why}): the shape has no mesh")
                 return None
-            return _collision_child(owner, f"{owner.name}.collision", mesh, IMPORT_PROXY)
+            return _collision_child(owner, owner.name + COLLISION_SUFFIX, mesh, IMPORT_PROXY)
 
         def make_child(owner: bpy.types.Object, name: str) -> bpy.types.Object:
             return _child(owner, name, None, IMPORT_TRIGGER)

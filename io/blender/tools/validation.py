@@ -164,7 +164,21 @@ def _exports_mesh(obj: bpy.types.Object) -> bool:
     source = mesh_source_of(obj)
     visible = props.mesh_source == "SELF" and not props.collision_only \
         and obj.type in MESH_LIKE_TYPES  # the exported node's own mesh
-    return visible or (source is not None and source.type == "MESH")
+    return visible or (source is not None and source.type in MESH_LIKE_TYPES
+                       and (source.type == "MESH" or _makes_faces(source)))
+
+
+def _makes_faces(source: bpy.types.Object) -> bool:
+    """Whether a curve, surface, text or metaball evaluates to a mesh with faces (a bare
+    path gives edges only: no solid to write)."""
+    evaluated = source.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    try:
+        mesh = evaluated.to_mesh()
+        return mesh is not None and len(mesh.polygons) > 0
+    except RuntimeError:
+        return False
+    finally:
+        evaluated.to_mesh_clear()
 
 
 def _size_problems(obj: bpy.types.Object) -> Iterator[Problem]:
