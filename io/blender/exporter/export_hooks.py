@@ -715,10 +715,9 @@ class PhysicsExportExtension(JointExport):
         return self._built_mesh(source, obj, self.yup)
 
     def _built_mesh(self, source: bpy.types.Object, obj: bpy.types.Object, yup: bool) -> Any:
-        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair, or per
-        unmodified mesh and place: `same_meshes`); when
-        no exported scene evaluates it, its own mesh, said once per object when that loses
-        its modifiers or shape keys."""
+        """`source`'s evaluated geometry in `obj`'s space as a glTF mesh (one per pair, or
+        per unmodified mesh and place: `same_meshes`); when no exported scene evaluates it,
+        its own mesh, said once per object when that loses its modifiers or shape keys."""
         key = (source.as_pointer(), obj.as_pointer())
         if key not in self.built_meshes:
             to_target = obj.matrix_world.inverted_safe() @ source.matrix_world
