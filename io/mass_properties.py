@@ -188,7 +188,7 @@ def body_moments(
     centroid when None) of colliders `part`; None without collider volume. A mass that is
     not positive and finite (computed, infinite, OMI's 0 or less) is the colliders' volume
     at ASSUMED_DENSITY, reported."""
-    if part is None:
+    if part is None or not part.volume > MIN_VOLUME:  # (a body scaled flat has none)
         return None
     if mass is None or not 0 < mass < math.inf:
         mass = part.volume * ASSUMED_DENSITY

@@ -2,6 +2,8 @@
 """Every way artists export: selection, visibility, collections, instancing, shared meshes,
 unit scale, negative and non-uniform scale, bones, animation, modifiers, Draco, GLB/glTF."""
 
+import logging
+
 import bpy
 import pytest
 
@@ -354,3 +356,21 @@ def test_a_locked_rotation_on_a_scaled_body_is_computed_at_its_size(clean_scene,
         assert motion["inertiaDiagonal"] == [0, 4, 10]
     else:  # (OMI: the locked axis 1000 × the largest free moment)
         assert motion["inertiaDiagonal"] == [10000, 4, 10]
+
+
+@pytest.mark.parametrize("fmt", ["KHR", "OMI"])
+def test_a_locked_body_scaled_flat_keeps_its_physics(clean_scene, tmp_path, fmt, caplog):
+    """Scaled to 0 on one axis, its solid has no volume: the body was skipped whole
+    ("float division by zero"); its moments are said not computed instead."""
+    crate = h.set_physics(h.mesh_object("Crate"), motion_type="DYNAMIC", mass=1.0,
+                          shape_type="CONVEX", lock_rotation=(True, False, False))
+    crate.scale = (1.0, 1.0, 0.0)
+    bpy.context.view_layer.update()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = h.export(tmp_path / "out.gltf", fmt)
+    node = next(n for n in gltf["nodes"] if n["name"] == "Crate")
+    ext = node["extensions"]["KHR_physics_rigid_bodies" if fmt == "KHR" else "OMI_physics_body"]
+    assert "motion" in ext and "collider" in ext
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "export-failed" not in said and "inertia-not-computed" in said, said

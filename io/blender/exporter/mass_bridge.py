@@ -111,7 +111,7 @@ class BodyMass:
         the solid as large as the world has it: a node's scale scales its colliders, not the
         mass (a 1 m cube scaled by 2 turns as a 2 m one)."""
         part, centre = self.part_of(body), motion.center_of_mass
-        scale = self._scale(body)
+        scale = body_scale(body, self.yup, digits=None)
         if part is not None and scale != (1.0, 1.0, 1.0):
             part = mass_properties.placed(part, np.diag([*scale, 1.0]))
             if centre is not None:
@@ -306,9 +306,11 @@ def _body_between(obj: bpy.types.Object, above: bpy.types.Object) -> bool:
     return False
 
 
-def body_scale(body: bpy.types.Object, yup: bool) -> tuple[float, float, float]:
-    """The body's world scale along its node's axes (glTF axes), to 6 digits."""
-    x, y, z = (round(abs(value), 6) for value in body.matrix_world.to_scale())
+def body_scale(body: bpy.types.Object, yup: bool, digits: int | None = 6
+               ) -> tuple[float, float, float]:
+    """The body's world scale along its node's axes (glTF axes), to `digits` (a key: 6)."""
+    x, y, z = (abs(value) if digits is None else round(abs(value), digits)
+               for value in body.matrix_world.to_scale())
     return (x, z, y) if yup else (x, y, z)
 
 
