@@ -126,6 +126,7 @@ def test_loose_edges_the_export_writes_are_no_part_of_a_collider(clean_scene, tm
     assert "collider" not in body["Edges"]
     mesh = gltf["meshes"][body["Crate"]["collider"]["geometry"]["mesh"]]
     assert [p.get("mode", 4) for p in mesh["primitives"]] == [4]
+    assert mesh["name"] == "Crate"  # (no loose parts: its visible mesh, not a second copy)
 
 
 def test_a_curve_bodys_hull_is_its_mesh(clean_scene, tmp_path, caplog):

@@ -5,6 +5,7 @@ mass or velocity written as set on the object came out turned; and read back, a 
 values went onto the object unturned."""
 
 import json
+import logging
 
 import bpy
 import pytest
@@ -255,3 +256,16 @@ def test_joints_connected_to_one_light_node_share_its_frame_empty(clean_scene, t
     assert len(frames) == 1
     assert {bpy.data.objects[name].gltf_physics.joint_attachment for name in "AB"} \
         == set(frames)
+
+
+def test_a_round_gravity_shape_on_a_cameras_compound_trigger_is_said_turned(clean_scene,
+                                                                          tmp_path, caplog):
+    """A capsule's axis cannot turn back on the node itself (a box's sides can): said."""
+    cam = carrying("Cam", True, "compound gravity")
+    h.set_physics(cam, gravity_type="SHAPED", gravity_shape_type="CAPSULE")
+    bpy.context.view_layer.update()
+    with caplog.at_level(logging.WARNING):
+        h.export(tmp_path / "out.gltf", "OMI", export_cameras=True)
+    assert [r.getMessage() for r in caplog.records if "gravity-shape-turned" in r.getMessage()
+            and "Cam: its capsule gravity shape" in r.getMessage()]
+

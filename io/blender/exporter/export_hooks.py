@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import bpy
+import numpy as np
 
 from ... import axes, rules
 from ...codecs.common import Encoded
@@ -155,6 +156,22 @@ def _zero_non_finite(value: Any) -> Any:
 
 def _uses_own_mesh(props: Any) -> bool:
     return props.shape_type in MESH_SHAPE_ITEMS and props.mesh_source == "SELF"
+
+
+def _has_loose_parts(obj: bpy.types.Object) -> bool:
+    """Whether `obj`'s mesh has edges or vertices no face uses (the export's Loose Edges and
+    Loose Points write them into its visible mesh, which is then no solid's)."""
+    mesh = obj.data
+    if not isinstance(mesh, bpy.types.Mesh):
+        return True  # (a curve's: read as a solid of its own)
+    if not mesh.polygons:
+        return bool(mesh.vertices)
+    used = np.empty(len(mesh.loops), dtype=np.int32)
+    mesh.loops.foreach_get("edge_index", used)
+    if len(np.unique(used)) < len(mesh.edges):
+        return True
+    mesh.loops.foreach_get("vertex_index", used)
+    return len(np.unique(used)) < len(mesh.vertices)
 
 
 def _carries_gravity(props: Any) -> bool:
@@ -698,7 +715,8 @@ class PhysicsExportExtension(JointExport):
         if props.shape_type not in MESH_SHAPE_ITEMS:
             return None
         if _uses_own_mesh(props) and node.mesh is not None and not props.collision_only \
-                and not self.writes_loose and written_evaluated(obj, self.applies_modifiers):
+                and written_evaluated(obj, self.applies_modifiers) \
+                and not (self.writes_loose and _has_loose_parts(obj)):
             return node.mesh  # the visible mesh: no duplicate geometry in the file
         # (without Apply Modifiers the visible mesh is the bare one: the shape is evaluated)
         source = obj if props.mesh_source == "SELF" else obj.gltf_physics.mesh_object

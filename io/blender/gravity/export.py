@@ -86,6 +86,12 @@ def export_gravity(
             continue
         if turn is not None:  # (a compound trigger on the node: its values turned back)
             volume = turn.gravity(volume)
+            if volume.shape is not None and volume.shape.kind not in ("box", "sphere"):
+                report.warn("gravity-shape-turned", obj.name,
+                            f"its {volume.shape.kind} gravity shape is written on its "
+                            "camera's or light's node, which the glTF exporter turns a quarter "
+                            "turn: the shape's axis turns with it (put the volume on a child "
+                            "trigger)")
         if body.trigger is None:
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
         gravity.nodes[record.node] = volume
