@@ -281,11 +281,19 @@ def test_check_physics_finds_a_mesh_shape_without_mesh_and_tells_objects_apart(c
     # a curve's own mesh is written as its node's mesh: no finding
     curve = bpy.data.curves.new("Road", "CURVE")
     curve.extrude = 0.5
-    curve.splines.new("POLY").points.add(2)
+    spline = curve.splines.new("POLY")
+    spline.points.add(2)
+    for point, x in zip(spline.points, (0, 1, 2), strict=True):
+        point.co = (x, x * x, 0, 1)
     road = bpy.data.objects.new("Road", curve)
     scene.collection.objects.link(road)
     h.set_physics(road, motion_type="STATIC", shape_type="TRIMESH")
     assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}}
+    # its points all in one place, it has no faces: the export skips it, said here too
+    for point in spline.points:
+        point.co = (0, 0, 0, 1)
+    bpy.context.view_layer.update()
+    assert problems_of(scene) == {"Terrain": {"trimesh-no-mesh"}, "Road": {"trimesh-no-mesh"}}
     bpy.ops.wm.read_homefile(use_empty=True)
     crate = h.set_physics(h.mesh_object("Crate"), motion_type="STATIC", shape_type="BOX")
     h.from_library(crate, tmp_path / "crate.blend")

@@ -146,32 +146,31 @@ def _shape_problems(obj: bpy.types.Object, fmt: str, depsgraph: bpy.types.Depsgr
         yield Problem(obj.name, "plane-in-omi", "OMI has no plane: it is written as a thin box",
                       "make-box")
     if kind == "CONVEX":
-        if _exports_mesh(obj):
+        if _exports_mesh(obj, depsgraph):
             yield from _hull_problems(obj, depsgraph)
         else:
             yield Problem(obj.name, "hull-no-mesh",
                           "the convex hull shape has no mesh: it is not exported")
-    if kind == "TRIMESH" and not _exports_mesh(obj):
+    if kind == "TRIMESH" and not _exports_mesh(obj, depsgraph):
         yield Problem(obj.name, "trimesh-no-mesh",
                       "the triangle mesh shape has no mesh: it is not exported")
     yield from _size_problems(obj)
 
 
-def _exports_mesh(obj: bpy.types.Object) -> bool:
+def _exports_mesh(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> bool:
     """Whether the export writes a mesh for the object's hull or triangle mesh shape: the
-    export's rule (`export_hooks._mesh_ref`)."""
-    props = obj.gltf_physics
+    export's rule (`export_hooks._mesh_ref`: a mesh-like source with faces)."""
     source = mesh_source_of(obj)
-    visible = props.mesh_source == "SELF" and not props.collision_only \
-        and obj.type in MESH_LIKE_TYPES  # the exported node's own mesh
-    return visible or (source is not None and source.type in MESH_LIKE_TYPES
-                       and (source.type == "MESH" or _makes_faces(source)))
+    return source is not None and source.type in MESH_LIKE_TYPES \
+        and _makes_faces(source, depsgraph)
 
 
-def _makes_faces(source: bpy.types.Object) -> bool:
-    """Whether a curve, surface, text or metaball evaluates to a mesh with faces (a bare
-    path gives edges only: no solid to write)."""
-    evaluated = source.evaluated_get(bpy.context.evaluated_depsgraph_get())
+def _makes_faces(source: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> bool:
+    """Whether `source` evaluates to a mesh with faces (a bare path or an edges-only mesh
+    gives no solid to write)."""
+    evaluated = source.evaluated_get(depsgraph)
+    if source.type == "MESH":
+        return len(evaluated.data.polygons) > 0
     try:
         mesh = evaluated.to_mesh()
         return mesh is not None and len(mesh.polygons) > 0
