@@ -2,6 +2,7 @@
 """Every way artists export: selection, visibility, collections, instancing, shared meshes,
 unit scale, negative and non-uniform scale, bones, animation, modifiers, Draco, GLB/glTF."""
 
+import json
 import logging
 
 import bpy
@@ -374,3 +375,34 @@ def test_a_locked_body_scaled_flat_keeps_its_physics(clean_scene, tmp_path, fmt,
     assert "motion" in ext and "collider" in ext
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "export-failed" not in said and "inertia-not-computed" in said, said
+
+
+def test_a_mesh_collider_beyond_floats_range_is_left_out_not_the_export(clean_scene, tmp_path,
+                                                                        caplog):
+    """A stranger's node at x = 1e39 (infinite once read) with a convex mesh collider: the
+    collision mesh was NaN, and Blender's exporter failed: no file."""
+    triangle = "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAABAAIAAAA="
+    source = tmp_path / "far.gltf"
+    source.write_text(json.dumps({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies"],
+        "buffers": [{"byteLength": 44,
+                     "uri": "data:application/octet-stream;base64," + triangle}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36},
+                        {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 0]},
+                      {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "nodes": [{"name": "Far", "translation": [1e39, 0, 0], "extensions": {
+            "KHR_physics_rigid_bodies": {"motion": {"mass": 1}, "collider": {
+                "geometry": {"mesh": 0, "convexHull": True}}}}},
+                  {"name": "Visible", "mesh": 0}],
+        "scenes": [{"nodes": [0, 1]}], "scene": 0}))
+    h.import_file(source)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        gltf = h.export(tmp_path / "out.gltf", "KHR")
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "Far: no collision mesh; shape skipped" in said, said
+    assert [n["name"] for n in gltf["nodes"] if n["name"] == "Visible"]

@@ -269,3 +269,21 @@ def test_a_round_gravity_shape_on_a_cameras_compound_trigger_is_said_turned(clea
     assert [r.getMessage() for r in caplog.records if "gravity-shape-turned" in r.getMessage()
             and "Cam: its capsule gravity shape" in r.getMessage()]
 
+
+
+def test_a_zero_inertia_orientation_on_a_camera_node_costs_nothing_else(clean_scene, tmp_path):
+    """[0, 0, 0, 0] turned divided by zero: the camera lost its body and collider."""
+    path = tmp_path / "zero.gltf"
+    path.write_text(json.dumps({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {}}]}},
+        "cameras": [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}],
+        "nodes": [{"name": "Eye", "camera": 0, "extensions": {"KHR_physics_rigid_bodies": {
+            "motion": {"mass": 1, "inertiaDiagonal": [1, 2, 3],
+                       "inertiaOrientation": [0, 0, 0, 0]},
+            "collider": {"geometry": {"shape": 0}}}}}],
+        "scenes": [{"nodes": [0]}], "scene": 0}))
+    h.import_file(path)
+    props = bpy.data.objects["Eye"].gltf_physics
+    assert (props.motion_type, props.shape_type) == ("DYNAMIC", "BOX")

@@ -43,7 +43,10 @@ def evaluated_triangles(
         mirrored = np.linalg.det(matrix[:3, :3]) < 0
     if mirrored:
         triangles = triangles[:, ::-1]
-    points = co.reshape(-1, 3)[used] @ matrix[:3, :3].T + matrix[:3, 3]
+    with np.errstate(invalid="ignore", over="ignore"):
+        points = co.reshape(-1, 3)[used] @ matrix[:3, :3].T + matrix[:3, 3]
+    if not np.isfinite(points).all():  # (a transform beyond float's range: no place)
+        return None
     if yup:
         points = np.stack([points[:, 0], points[:, 2], -points[:, 1]], axis=1)
     return points.astype(np.float32), np.ascontiguousarray(triangles)

@@ -43,6 +43,8 @@ class TurnedBack:
         q = (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
              aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
         length = math.sqrt(sum(part * part for part in q))
+        if not 0.0 < length < math.inf:  # (a file's zero or huge quaternion: none)
+            return None
         x, y, z, w = (part / length + 0.0 for part in q)
         if abs(abs(w) - 1.0) < 1e-12:
             return None

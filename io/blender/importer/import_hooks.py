@@ -322,10 +322,10 @@ class PhysicsImportExtension:
             if obj is None:
                 self.report.warn("no-object", f"/nodes/{index}", "gravity node has no object")
                 continue
-            turn = _turn_of(gltf, index, obj)
-            if turn is not None:  # (a camera's or light's node: its values turned)
-                volume = TurnedBack(turn, True).gravity(volume)
             try:
+                turn = _turn_of(gltf, index, obj)
+                if turn is not None:  # (a camera's or light's node: its values turned)
+                    volume = TurnedBack(turn, True).gravity(volume)
                 write_gravity(obj, volume, f"/nodes/{index}", self.report,
                               make_shape_object=lambda owner, mesh: _gravity_shape_object(
                                   gltf, owner, mesh, self.report, self.claims))
