@@ -790,14 +790,19 @@ def hull_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
 def hull_tool_worker(spec: dict[str, Any], user: Path) -> dict[str, Any]:
     """Generate Convex Hull on many selected cubes, then again (each run replaces what the
     last made): a per-object cost that grows with the scene shows here."""
-    import bpy
+    import bpy  # noqa: I001 - bpy first: it puts bmesh on the path
+    import bmesh
 
     enable_addon(user)
     bpy.ops.wm.read_homefile(use_empty=True)
+    cube = new_mesh("Cube", lambda bm: bmesh.ops.create_cube(bm, size=2.0))
     objects = []
-    for number in range(spec["count"]):
-        bpy.ops.mesh.primitive_cube_add(location=(number % 40 * 3, number // 40 * 3, 0))
-        objects.append(bpy.context.active_object)
+    for number in range(spec["count"]):  # (each its own mesh, as artists' rocks are)
+        obj = bpy.data.objects.new(f"Cube{number}", cube.copy())
+        obj.location = (number % 40 * 3, number // 40 * 3, 0)
+        bpy.context.scene.collection.objects.link(obj)
+        objects.append(obj)
+    bpy.context.view_layer.update()
     seconds = []
     for max_points in (64, 8):
         with bpy.context.temp_override(selected_objects=objects, active_object=objects[0],
