@@ -195,14 +195,10 @@ class BodyMass:
             return None
         if self._dupli_copies is None:  # (read once per export, when first needed)
             self._dupli_copies = {}
-            for instance in bpy.context.evaluated_depsgraph_get().object_instances:
-                parent = instance.parent if instance.is_instance else None
-                if parent is None or parent.original.instance_type not in DUPLI_TYPES:
-                    continue
-                source = instance.object.original
-                frame = np.array(instance.matrix_world, dtype=float) \
-                    @ np.linalg.inv(np.array(source.matrix_world, dtype=float))
-                self._dupli_copies.setdefault(parent.original, []).append((source, frame))
+            for copy in self.index.dupli_copies():
+                frame = np.array(copy.world, dtype=float) \
+                    @ np.linalg.inv(np.array(copy.source.matrix_world, dtype=float))
+                self._dupli_copies.setdefault(copy.instancer, []).append((copy.source, frame))
         copies = self._dupli_copies.get(obj)
         if not copies:
             return None

@@ -10,6 +10,7 @@ scope first, then in the scopes around it: a door's hinge finds the frame of its
 instance, or the one frame outside the instanced collection.
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
@@ -41,13 +42,24 @@ UNUSED_LEVEL = 2 ** 31 - 1
 DUPLI_TYPES = ("VERTS", "FACES")  # (an instancing parent's Instancing)
 
 
-def dupli_numbers() -> dict[tuple[int, int, tuple[float, ...]], int]:
-    """The vertex or face of its instancing parent each dupli is made at, by (instancer,
-    object, world matrix): the export tree's dupli nodes carry the very matrices the
-    depsgraph's instances have (VExportTree reads them there). A `persistent_id` lists the
-    levels innermost first (a collection member's index, then the vertex): the outermost
-    is the instancer's."""
-    found: dict[tuple[int, int, tuple[float, ...]], int] = {}
+@dataclass(frozen=True, slots=True)
+class DupliCopy:
+    """A copy an instancing parent makes of an object (a depsgraph instance): the parent and
+    the object (originals), the copy's world matrix, and the vertex or face it is made at
+    (the outermost level of its `persistent_id`, which lists the levels innermost first: a
+    collection member's index, then the vertex; None when it has none)."""
+
+    instancer: Any
+    source: Any
+    world: Matrix
+    number: int | None
+
+
+def dupli_copies() -> list[DupliCopy]:
+    """Every copy the instancing parents (Instancing: Vertices or Faces) of the context's
+    scene make, read once from its depsgraph: the export tree's dupli nodes carry the very
+    matrices these have (VExportTree reads them there)."""
+    found: list[DupliCopy] = []
     for instance in bpy.context.evaluated_depsgraph_get().object_instances:
         if not instance.is_instance:
             continue
@@ -55,16 +67,14 @@ def dupli_numbers() -> dict[tuple[int, int, tuple[float, ...]], int]:
         if parent is None or parent.original.instance_type not in DUPLI_TYPES:
             continue  # (a geometry nodes instance, the most numerous: no dupli node)
         levels = [level for level in instance.persistent_id if level != UNUSED_LEVEL]
-        if levels:
-            key = (parent.original.session_uid, instance.object.original.session_uid,
-                   _matrix_key(instance.matrix_world))
-            found[key] = levels[-1]
+        found.append(DupliCopy(parent.original, instance.object.original,
+                               instance.matrix_world.copy(), levels[-1] if levels else None))
     return found
 
 
 def _dupli_frame(instancer: Any, dupli: Any) -> str:
     """The instance a dupli of an instancing parent belongs to when its vertex or face is
-    not known (`dupli_numbers`): the children duplicated at one vertex or face share the
+    not known (`DupliCopy.number`): the children duplicated at one vertex or face share the
     frame that takes each object to its copy there (the dupli's world matrix over the
     object's own), to 0.1 mm; a turned face or a float's last digit can part them."""
     obj, world = dupli.blender_object, dupli.matrix_world
@@ -99,6 +109,7 @@ class NodeIndex:
         self._outer: dict[Scope, Scope | None] = {}
         self._members: dict[int, frozenset[int]] = {}  # collection pointer → object pointers
         self._frames: dict[str, str] = {}  # a dupli's vnode uuid → its instance
+        self._dupli_copies: list[DupliCopy] | None = None  # (`dupli_copies`)
         self._dupli_numbers: dict[tuple[int, int, tuple[float, ...]], int] | None = None
         self._scene_serial = 0
         self._scenes: list[Any] = []  # by scene serial
@@ -248,13 +259,22 @@ class NodeIndex:
         instancer's vnode and the vertex or face it is made at."""
         numbers = self._dupli_numbers
         if numbers is None:  # (read once per export, when a dupli is first met)
-            numbers = self._dupli_numbers = dupli_numbers()
+            numbers = self._dupli_numbers = {
+                (copy.instancer.session_uid, copy.source.session_uid, _matrix_key(copy.world)):
+                copy.number for copy in self.dupli_copies() if copy.number is not None}
         obj, world, source = dupli.blender_object, dupli.matrix_world, instancer.blender_object
         if isinstance(obj, OBJECT) and world is not None and isinstance(source, OBJECT):
             number = numbers.get((source.session_uid, obj.session_uid, _matrix_key(world)))
             if number is not None:
                 return f"{instancer.uuid}@#{number}"
         return _dupli_frame(instancer, dupli)
+
+    def dupli_copies(self) -> list[DupliCopy]:
+        """`dupli_copies()`, read once per export (when first asked: most exports have no
+        instancing parent)."""
+        if self._dupli_copies is None:
+            self._dupli_copies = dupli_copies()
+        return self._dupli_copies
 
     def _instanced_part(self, collection: Any, part: Any) -> bool:
         """True when `part` (an object, or a collection under the instancer's node when the
