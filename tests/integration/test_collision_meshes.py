@@ -13,12 +13,10 @@ import pytest
 
 from tests.integration import scene_helpers as h
 from tests.integration.conftest import MODULE
+from tests.integration.test_joints import diagnostics, document, registry
 
 asset_files = importlib.import_module(f"{MODULE}.io.asset_files")
 mesh_data = importlib.import_module(f"{MODULE}.io.mesh_data")
-registry = importlib.import_module(f"{MODULE}.io.codecs.registry")
-document = importlib.import_module(f"{MODULE}.io.document")
-diagnostics = importlib.import_module(f"{MODULE}.io.diagnostics")
 node_graph = importlib.import_module(f"{MODULE}.io.node_graph")
 
 

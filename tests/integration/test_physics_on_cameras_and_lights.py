@@ -189,12 +189,10 @@ def test_a_strangers_gravity_volume_on_a_light_node_is_turned_onto_the_object(cl
     assert (TO_GLTF @ pull.normalized() - node_pull.normalized()).length < 1e-5
 
 
-def test_a_strangers_joint_on_a_camera_node_keeps_the_nodes_frame(clean_scene, tmp_path):
-    """A hinge set on a camera node (its frame the node's) and connected to a light node:
-    imported onto the turned objects themselves, both frames came out a quarter turn off."""
-    turn = [0.2, 0.3, 0.1, 0.9273618495495703]
-    path = tmp_path / "camera_joint.gltf"
-    path.write_text(json.dumps({
+def joint_file(path, nodes: list, roots: list, *limits: dict) -> dict:
+    """A KHR file of `nodes` (scene roots `roots`) with a 1 m box shape, a point light, a
+    camera and one joint, fixed in place and by `limits`; written to `path`, returned."""
+    gltf = {
         "asset": {"version": "2.0"},
         "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes",
                            "KHR_lights_punctual"],
@@ -202,22 +200,30 @@ def test_a_strangers_joint_on_a_camera_node_keeps_the_nodes_frame(clean_scene, t
             "KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]},
             "KHR_lights_punctual": {"lights": [{"type": "point"}]},
             "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [
-                {"linearAxes": [0, 1, 2], "min": 0, "max": 0},
-                {"angularAxes": [0, 1], "min": 0, "max": 0}]}]}},
+                {"linearAxes": [0, 1, 2], "min": 0, "max": 0}, *limits]}]}},
         "cameras": [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}],
-        "nodes": [
-            {"name": "Arm", "children": [1], "extensions": {"KHR_physics_rigid_bodies": {
-                "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}},
-            {"name": "Eye", "camera": 0, "translation": [0.5, 0, 0], "rotation": turn,
-             "extensions": {"KHR_physics_rigid_bodies": {
-                 "joint": {"connectedNode": 3, "joint": 0}}}},
-            {"name": "Base", "translation": [2, 0, 0], "children": [3],
-             "extensions": {"KHR_physics_rigid_bodies": {
-                 "collider": {"geometry": {"shape": 0}}}}},
-            {"name": "Lamp", "translation": [-1.5, 0, 0], "rotation": turn,
-             "extensions": {"KHR_lights_punctual": {"light": 0}}}],
-        "scenes": [{"nodes": [0, 2]}], "scene": 0}))
-    source = json.loads(path.read_text())
+        "nodes": nodes, "scenes": [{"nodes": roots}], "scene": 0}
+    path.write_text(json.dumps(gltf))
+    return gltf
+
+
+def test_a_strangers_joint_on_a_camera_node_keeps_the_nodes_frame(clean_scene, tmp_path):
+    """A hinge set on a camera node (its frame the node's) and connected to a light node:
+    imported onto the turned objects themselves, both frames came out a quarter turn off."""
+    turn = [0.2, 0.3, 0.1, 0.9273618495495703]
+    path = tmp_path / "camera_joint.gltf"
+    source = joint_file(path, [
+        {"name": "Arm", "children": [1], "extensions": {"KHR_physics_rigid_bodies": {
+            "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}},
+        {"name": "Eye", "camera": 0, "translation": [0.5, 0, 0], "rotation": turn,
+         "extensions": {"KHR_physics_rigid_bodies": {
+             "joint": {"connectedNode": 3, "joint": 0}}}},
+        {"name": "Base", "translation": [2, 0, 0], "children": [3],
+         "extensions": {"KHR_physics_rigid_bodies": {
+             "collider": {"geometry": {"shape": 0}}}}},
+        {"name": "Lamp", "translation": [-1.5, 0, 0], "rotation": turn,
+         "extensions": {"KHR_lights_punctual": {"light": 0}}}],
+        [0, 2], {"angularAxes": [0, 1], "min": 0, "max": 0})
     h.import_file(path)
     out = h.export(tmp_path / "again.gltf", "KHR", export_cameras=True, export_lights=True)
     h.assert_valid(tmp_path / "again.gltf")
@@ -235,22 +241,12 @@ def test_joints_connected_to_one_light_node_share_its_frame_empty(clean_scene, t
     path = tmp_path / "two_joints.gltf"
     joint = {"joint": {"connectedNode": 2, "joint": 0}}
     body = {"motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}
-    path.write_text(json.dumps({
-        "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes",
-                           "KHR_lights_punctual"],
-        "extensions": {
-            "KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]},
-            "KHR_lights_punctual": {"lights": [{"type": "point"}]},
-            "KHR_physics_rigid_bodies": {"physicsJoints": [{"limits": [
-                {"linearAxes": [0, 1, 2], "min": 0, "max": 0}]}]}},
-        "nodes": [
-            {"name": "A", "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
-            {"name": "B", "translation": [3, 0, 0],
-             "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
-            {"name": "Lamp", "translation": [1.5, 2, 0],
-             "extensions": {"KHR_lights_punctual": {"light": 0}}}],
-        "scenes": [{"nodes": [0, 1, 2]}], "scene": 0}))
+    joint_file(path, [
+        {"name": "A", "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
+        {"name": "B", "translation": [3, 0, 0],
+         "extensions": {"KHR_physics_rigid_bodies": {**body, **joint}}},
+        {"name": "Lamp", "translation": [1.5, 2, 0],
+         "extensions": {"KHR_lights_punctual": {"light": 0}}}], [0, 1, 2])
     h.import_file(path)
     frames = [o for o in bpy.data.objects if o.name.startswith("Lamp.connected")]
     assert len(frames) == 1
