@@ -51,9 +51,8 @@ def export_gravity(
     sits on a child node (an offset shape), the object's node becomes a compound trigger
     over it, so the volume keeps the object's frame; on a node the exporter `turned` (a
     camera's or light's), the volume goes on that child, which has the object's frame, or
-    (a compound trigger) on the node, turned back. A
-    volume on a body, a collider, a compound trigger's part or an object without a trigger
-    is reported and not written.
+    (a compound trigger) on the node, turned back. A volume on a body, a collider, a
+    compound trigger's part or an object without a trigger is reported and not written.
     """
     gravity = GravityScene(world=world_gravity_of(bpy.context.scene, yup))
     if len(scenes) > 1:
