@@ -266,6 +266,20 @@ def test_a_round_gravity_shape_on_a_cameras_compound_trigger_is_said_turned(clea
             and "Cam: its capsule gravity shape" in r.getMessage()]
 
 
+@pytest.mark.parametrize("kind", ["DISC", "TORUS"])
+def test_a_circle_gravity_on_a_cameras_compound_trigger_is_said_turned(clean_scene, tmp_path,
+                                                                       caplog, kind):
+    """A disc's or torus's circle lies in its node's XZ plane: on the turned node it stood
+    upright, unsaid."""
+    cam = carrying("Cam", True, "compound gravity")
+    h.set_physics(cam, gravity_type=kind)
+    bpy.context.view_layer.update()
+    with caplog.at_level(logging.WARNING):
+        h.export(tmp_path / "out.gltf", "OMI", export_cameras=True)
+    assert [r.getMessage() for r in caplog.records if "gravity-shape-turned" in r.getMessage()
+            and f"Cam: its {kind.lower()} gravity's circle" in r.getMessage()]
+
+
 
 def test_a_zero_inertia_orientation_on_a_camera_node_costs_nothing_else(clean_scene, tmp_path):
     """[0, 0, 0, 0] turned divided by zero: the camera lost its body and collider."""

@@ -85,16 +85,26 @@ def export_gravity(
             continue
         if turn is not None:  # (a compound trigger on the node: its values turned back)
             volume = turn.gravity(volume)
-            if volume.shape is not None and volume.shape.kind not in ("box", "sphere"):
+            unturned = _unturned_part(volume)
+            if unturned:
                 report.warn("gravity-shape-turned", obj.name,
-                            f"its {volume.shape.kind} gravity shape is written on its "
-                            "camera's or light's node, which the glTF exporter turns a quarter "
-                            "turn: the shape's axis turns with it (put the volume on a child "
-                            "trigger)")
+                            f"its {unturned} is written on its camera's or light's node, "
+                            "which the glTF exporter turns a quarter turn: its axis turns with "
+                            "it (put the volume on a child trigger)")
         if body.trigger is None:
             scene.nodes[record.node] = NodePhysics(trigger=Trigger(nodes=(record.shape_node,)))
         gravity.nodes[record.node] = volume
     return gravity
+
+
+def _unturned_part(volume: Gravity) -> str:
+    """What of a volume on a turned node cannot be turned back in its values: a disc's or
+    torus's circle (in the node's XZ plane), a round or mesh shape's axis; "" for none."""
+    if volume.kind in ("disc", "torus"):
+        return f"{volume.kind} gravity's circle"
+    if volume.shape is not None and volume.shape.kind not in ("box", "sphere"):
+        return f"{volume.shape.kind} gravity shape"
+    return ""
 
 
 def _volume_of(obj: bpy.types.Object, yup: bool,
