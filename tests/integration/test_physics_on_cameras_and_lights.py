@@ -297,3 +297,21 @@ def test_a_zero_inertia_orientation_on_a_camera_node_costs_nothing_else(clean_sc
     h.import_file(path)
     props = bpy.data.objects["Eye"].gltf_physics
     assert (props.motion_type, props.shape_type) == ("DYNAMIC", "BOX")
+
+
+@pytest.mark.parametrize(("kind", "part", "said"), [
+    ("CAMERA", "WHEEL", "wheel"), ("LIGHT", "THRUSTER", "thruster"),
+    ("LIGHT", "HOVER_THRUSTER", "hover thruster")])
+def test_a_wheel_or_thruster_on_a_turned_node_is_said(clean_scene, tmp_path, caplog, kind,
+                                                      part, said):
+    """A wheel rolls and a thruster pushes along its node's +Z, which the exporter turned
+    from the object's +Y unsaid."""
+    data = bpy.data.cameras.new("Lens") if kind == "CAMERA" \
+        else bpy.data.lights.new("Bulb", "POINT")
+    obj = bpy.data.objects.new("Part", data)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.gltf_physics.vehicle_part = part
+    with caplog.at_level(logging.WARNING):
+        h.export(tmp_path / "out.gltf", "OMI", export_cameras=True, export_lights=True)
+    assert [r.getMessage() for r in caplog.records if "vehicle-part-turned" in r.getMessage()
+            and f"Part: its {said} is written" in r.getMessage()]

@@ -34,7 +34,7 @@ from ...layer_names import unique_name
 from ...model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
 from ...numbers import non_finite_seen
 from ...structure import STATIC_IN_MOVING_CODE, kind_in_target
-from ...vehicle_model import VehicleScene
+from ...vehicle_model import VehicleNode, VehicleScene
 from .. import gltf_compat
 from ..bridge.collision_mesh import COLLISION_SUFFIX, gltf_mesh_from_object
 from ..bridge.joint_bridge import on_bone_node
@@ -1031,8 +1031,20 @@ class PhysicsExportExtension(JointExport):
             turned = self._turned_back(node)
             if turned is not None:  # (a camera's or light's node: its values turned back)
                 made = turned.vehicle(made)
+                self._say_turned_axes(obj, made)
             vehicles.nodes[node] = made
         return vehicles
+
+    def _say_turned_axes(self, obj: bpy.types.Object, made: VehicleNode) -> None:
+        """A wheel or thruster is its node's axes (a wheel rolls forward along +Z, a thruster
+        pushes along +Z), which no value can turn back: said on a turned node."""
+        for part, name in ((made.wheel, "wheel"), (made.thruster, "thruster"),
+                           (made.hover_thruster, "hover thruster")):
+            if part is not None:
+                self.report.warn("vehicle-part-turned", obj.name,
+                                 f"its {name} is written on its camera's or light's node, which "
+                                 "the glTF exporter turns a quarter turn: its axes turn with it "
+                                 "(put the part on a child Empty)")
 
     def _seat_node(self, car: bpy.types.Object, seat: bpy.types.Object, near: Any) -> Any:
         """The node of the pilot seat of vehicle `car` (at node `near`): in the one instance
