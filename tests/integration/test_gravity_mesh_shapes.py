@@ -296,3 +296,22 @@ def test_the_overlay_never_raises_for_a_transform_without_a_figure(clean_scene, 
         volume.scale = (1e20, 1e20, 1e20)
     bpy.context.view_layer.update()
     assert cache.batch(volume) is None
+
+
+@pytest.mark.parametrize(("shape", "body"), [("CONVEX", "DYNAMIC"), ("TRIMESH", "NONE")])
+def test_a_misplaced_volume_writes_no_mesh_for_its_shape(clean_scene, tmp_path: Path, caplog,
+                                                        shape: str, body: str) -> None:
+    """A volume left out (set on a body, or with no trigger) wrote its shape's mesh anyway:
+    unused in the file."""
+    source = h.mesh_object("Pull", "cube")
+    for collection in source.users_collection:  # (in no scene: no visible mesh written)
+        collection.objects.unlink(source)
+    pad = h.set_physics(bpy.data.objects.new("Pad", None), motion_type=body,
+                        shape_type="BOX" if body != "NONE" else "NONE", gravity_type="SHAPED",
+                        gravity_shape_type=shape)
+    bpy.context.scene.collection.objects.link(pad)
+    pad.gltf_physics.gravity_shape_object = source
+    out = tmp_path / "out.gltf"
+    export_logged(out, "OMI", caplog)
+    assert [r for r in caplog.records if "gravity-not-on-trigger" in r.getMessage()]
+    assert load_gltf(out).get("meshes", []) == []

@@ -51,7 +51,12 @@ from ..bridge.to_model import (
 from ..bridge.turned_nodes import TurnedBack
 from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
-from ..gravity.export import export_gravity, has_world_gravity, say_gravity_without_record
+from ..gravity.export import (
+    export_gravity,
+    has_world_gravity,
+    may_carry_volume,
+    say_gravity_without_record,
+)
 from ..instances import children_map
 from ..settings.properties import MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 from ..settings.stored_settings import SharedSnapshots
@@ -523,7 +528,7 @@ class PhysicsExportExtension(JointExport):
         self.records.append(_Record(obj, node, shape_node, body, shape_part, members, gravity))
         if derived.trigger_only and obj.parent is not None:  # (maybe the importer's child)
             self.trigger_children.append(self.records[-1])
-        if gravity:
+        if gravity and may_carry_volume(obj, body):
             self._gravity_mesh(obj)  # built now: the meshes are parked before the encoding
 
     def _turned_back(self, node: Any) -> TurnedBack | None:

@@ -64,19 +64,19 @@ def export_gravity(
         if not record.gravity:
             continue
         obj = record.obj
+        body = scene.nodes.get(record.node, NodePhysics())
+        problem = _misplaced(obj, body, record.shape_part)
+        if problem:  # (before its volume is read: a mesh shape is not parked for nothing)
+            report.warn(problem.split(":", 1)[0], obj.name, problem.split(": ", 1)[1])
+            continue
         if id(obj) not in volumes:
             try:
                 volumes[id(obj)] = _volume_of(obj, yup, mesh_ref, evaluated, report)
             except ValueError as exc:  # (a stored value this release does not know)
                 report.warn("export-failed", obj.name, f"gravity skipped: {exc}")
                 failed.add(id(obj))
-        if id(obj) in failed:
-            continue
-        volume = volumes[id(obj)]
-        body = scene.nodes.get(record.node, NodePhysics())
-        problem = _misplaced(obj, body, record.shape_part)
-        if volume is None or problem:
-            report.warn(problem.split(":", 1)[0], obj.name, problem.split(": ", 1)[1])
+        volume = volumes.get(id(obj))
+        if id(obj) in failed or volume is None:
             continue
         turn = turned(record.node)
         if turn is not None and record.shape_node is not record.node \
@@ -164,6 +164,19 @@ def _misplaced(obj: bpy.types.Object, body: NodePhysics, shape_part: NodePhysics
     if what:
         rule = rules.GRAVITY_NOT_ON_TRIGGER
         return f"{rule.code}: {rule.message(what=what)}; not written"
+    return _on_compound_part(obj)
+
+
+def may_carry_volume(obj: bpy.types.Object, body: NodePhysics) -> bool:
+    """False when the object's node surely cannot carry its volume (a body, a collider, a
+    compound trigger's part), as the export first sees it; whether its trigger is written is
+    known only once every node is (`export_gravity` says why)."""
+    return not (rules.gravity_placement(body.motion is not None, body.collider is not None,
+                                        True) or _on_compound_part(obj))
+
+
+def _on_compound_part(obj: bpy.types.Object) -> str:
+    """"code: message" when the object is a compound trigger's part ("" when not)."""
     parent = obj.parent
     props = obj.gltf_physics
     while parent is not None and props.join_compound_trigger and not props.is_compound_trigger:
