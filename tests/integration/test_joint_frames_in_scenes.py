@@ -73,6 +73,19 @@ def test_a_connected_frame_whose_body_is_left_out_skips_the_joint(clean_scene, t
     assert len(skipped) == 1 and "the body DoorFrame is not exported" in skipped[0], log
 
 
+def test_a_joint_whose_two_bodies_are_left_out_names_both(clean_scene, tmp_path, caplog):
+    objs = two_doors()
+    frame = h.empty_object("Att", (0.1, 0, 1), parent=objs["DoorFrame"])
+    frame.matrix_parent_inverse = objs["DoorFrame"].matrix_world.inverted()
+    objs["DoorHinge"].gltf_physics.joint_attachment = frame
+    for obj in bpy.data.objects:
+        obj.select_set(obj.name in ("DoorHinge", "Att"))
+    gltf, log = export_logged(tmp_path / "out.gltf", "KHR", caplog, use_selection=True)
+    skipped = said(log, "joint-skipped")
+    assert len(skipped) == 1 and "the body Door is not exported; the body DoorFrame is not " \
+        "exported" in skipped[0], log
+
+
 @pytest.mark.parametrize("fmt", ["KHR", "OMI"])
 def test_a_joint_empty_left_out_of_a_selection_is_said(clean_scene, tmp_path, caplog, fmt):
     two_doors()

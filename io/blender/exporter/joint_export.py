@@ -46,9 +46,10 @@ class JointExport:
         attachment = live.joint_attachment
         body_b = live.joint_connected_body if attachment is None \
             else self._body_at(attachment, self.index.node_of(attachment, node))
-        problem = self._joint_problem(obj, node, body_a, body_b) \
-            or self._body_left_out(obj if attachment is None else None, node, body_a) \
-            or self._body_left_out(attachment, node, body_b)
+        problem = "; ".join(filter(None, (
+            self._body_left_out(obj, node, body_a),
+            self._body_left_out(attachment, node, body_b)))) \
+            or self._joint_problem(obj, node, body_a, body_b)
         if problem is not None:
             self.report.warn("joint-skipped", obj.name, problem)
             return
