@@ -81,6 +81,7 @@ def test_a_joint_whose_two_bodies_are_left_out_names_both(clean_scene, tmp_path,
     for obj in bpy.data.objects:
         obj.select_set(obj.name in ("DoorHinge", "Att"))
     gltf, log = export_logged(tmp_path / "out.gltf", "KHR", caplog, use_selection=True)
+    assert "DoorHinge" not in joints_in(gltf, "KHR")
     skipped = said(log, "joint-skipped")
     assert len(skipped) == 1 and "the body Door is not exported; the body DoorFrame is not " \
         "exported" in skipped[0], log
