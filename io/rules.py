@@ -54,6 +54,8 @@ JOINT_NOT_DYNAMIC = Rule("joint-not-dynamic", "warning", "neither joined body is
 PART_OUTSIDE_VEHICLE = Rule("part-outside-vehicle", "error",
                             "a {part} must be below a vehicle body (a dynamic body that is "
                             "a vehicle)")
+VEHICLE_NOT_DYNAMIC = Rule("vehicle-not-dynamic", "error",
+                           "a vehicle body belongs on a dynamic body: {what}")
 COMPOUND_TRIGGER_FILTER = Rule("compound-trigger-filter", "error",
                                "a compound trigger cannot carry a filter: put it on its member "
                                "shapes")

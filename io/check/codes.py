@@ -47,7 +47,7 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     **_shared(rules.GRAVITY_ON_COMPOUND_PART, "gravity on a compound trigger's part"),
     **_shared(rules.GRAVITY_LINE_POINTS, "line gravity points not a multiple of 3"),
     **_shared(rules.GRAVITY_SHAPE_MISSING, "shaped gravity without a usable shape"),
-    "vehicle-not-dynamic": ("error", "OMI_vehicle_body on a node without a dynamic motion"),
+    **_shared(rules.VEHICLE_NOT_DYNAMIC, "OMI_vehicle_body on a node without a dynamic motion"),
     "pilot-seat-not-a-seat": ("error", "a pilotSeat node without OMI_seat"),
     "geometry-node-no-mesh": ("error", "a KHR geometry.node without a mesh on or below it"),
     "bad-vector": ("error", "an OMI motion vector or seat point of the wrong length"),

@@ -101,8 +101,9 @@ def check_vehicles(facts: Facts, report: Report) -> None:
     for index, payload in facts.view.used("OMI_vehicle_body"):
         where = node_pointer(index, "OMI_vehicle_body")
         if facts.motion_kind(index) != "dynamic":
-            report.add("error", "vehicle-not-dynamic", where,
-                       "a vehicle body belongs on the node of a dynamic body")
+            not_dynamic = rules.VEHICLE_NOT_DYNAMIC
+            report.add(not_dynamic.severity, not_dynamic.code, where,
+                       not_dynamic.message(what="readers may ignore it"))
         seat = as_dict(payload).get("pilotSeat")
         if is_index(seat) and seat < facts.node_count \
                 and "OMI_seat" not in facts.view.nodes[seat].extensions:

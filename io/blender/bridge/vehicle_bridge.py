@@ -21,6 +21,11 @@ PARTS = {
 }
 
 
+#: What a vehicle not on a dynamic body costs (said by the export and Check Physics).
+NOT_DYNAMIC_VEHICLE = ("its vehicle and pilot seat are not written, and its wheels and "
+                       "thrusters have no vehicle (set its Motion to Dynamic)")
+
+
 def has_vehicle_data(props: bpy.types.PropertyGroup) -> bool:
     """True when the object carries a vehicle body, a vehicle part or a seat."""
     return (props.is_vehicle and props.motion_type == "DYNAMIC") or (

@@ -49,7 +49,7 @@ from ..bridge.to_model import (
     placement_of,
 )
 from ..bridge.turned_nodes import TurnedBack
-from ..bridge.vehicle_bridge import has_vehicle_data, vehicle_node_of
+from ..bridge.vehicle_bridge import NOT_DYNAMIC_VEHICLE, has_vehicle_data, vehicle_node_of
 from ..gravity.bridge import shape_mesh_object
 from ..gravity.export import (
     export_gravity,
@@ -465,6 +465,9 @@ class PhysicsExportExtension(JointExport):
                 self.report.warn("value-not-finite", obj.name,
                                  f"{', '.join(props.not_finite)} is not a finite number (set by "
                                  "a script?): written as its default where it is written")
+            if props.is_vehicle and props.motion_type != "DYNAMIC":
+                rule = rules.VEHICLE_NOT_DYNAMIC
+                self.report.warn(rule.code, obj.name, rule.message(what=NOT_DYNAMIC_VEHICLE))
             derived = self.derived.get(id(props))  # equal settings: the same snapshot
             if derived is None:
                 derived = self.derived[id(props)] = self._derived(props)

@@ -13,6 +13,7 @@ from typing import Any
 import bpy
 from mathutils import Quaternion
 
+from ... import rules
 from ...codecs.khr import BODIES_EXT, geometry_node_refs, report_moved_geometry_nodes
 from ...codecs.registry import (
     HANDLED_EXTENSIONS,
@@ -292,6 +293,11 @@ class PhysicsImportExtension:
                 write_vehicle_node(obj, parts if turn is None
                                    else TurnedBack(turn, writer.yup).vehicle(parts),
                                    seat_object, writer)
+                if parts.vehicle_body is not None and obj.gltf_physics.motion_type != "DYNAMIC":
+                    rule = rules.VEHICLE_NOT_DYNAMIC
+                    self.report.warn(rule.code, f"/nodes/{index}", rule.message(
+                        what=f"kept on {obj.name}, exported as a vehicle once its Motion is "
+                        "Dynamic"))
             except Exception as exc:
                 self._node_failed(index, exc)
 

@@ -17,6 +17,7 @@ from ...rules import MIN_SIZE
 from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
+from ..bridge.vehicle_bridge import NOT_DYNAMIC_VEHICLE
 from ..gravity.checks import gravity_findings
 from ..instances import exported_objects, instance_counts
 from ..settings.properties import FILTER_FIELDS, MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
@@ -120,6 +121,8 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
                       "is written as colliding with every layer")
     if props.joint_type != "NONE":
         yield from _joint_problems(obj)
+    if props.is_vehicle and props.motion_type != "DYNAMIC":
+        yield Problem.of(obj, rules.VEHICLE_NOT_DYNAMIC, what=NOT_DYNAMIC_VEHICLE)
     if props.vehicle_part != "NONE" and not rules.under_vehicle(_ancestors(obj), _is_vehicle):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))

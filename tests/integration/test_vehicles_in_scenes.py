@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Vehicles as artists set them up: a vehicle whose body is not dynamic is said wherever it
+is met (export, import, Check Physics)."""
+
+import json
+import logging
+
+import bpy
+import pytest
+
+from tests.integration import scene_helpers as h
+from tests.integration.test_check_physics_in_scenes import listed
+from tests.integration.test_export_filters import export_logged, said
+
+
+@pytest.mark.parametrize("motion", ["KINEMATIC", "STATIC", "NONE"])
+def test_a_vehicle_not_on_a_dynamic_body_is_said_by_export_and_check(clean_scene, tmp_path,
+                                                                      caplog, motion):
+    """Switched to Kinematic for a cutscene, the car lost its vehicle and pilot seat from the
+    file, unsaid (Check Physics named only its wheels)."""
+    h.build_car()
+    bpy.data.objects["Car"].gltf_physics.motion_type = motion
+    assert ("Car", "vehicle-not-dynamic", "") in listed()
+    gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog)
+    assert not any("OMI_vehicle_body" in n.get("extensions", {}) for n in gltf["nodes"])
+    [line] = said(log, "vehicle-not-dynamic")
+    assert line.startswith("gltf_physics: Car: a vehicle body belongs on a dynamic body")
+
+
+def test_a_strangers_vehicle_on_a_kinematic_body_is_said_and_kept(clean_scene, tmp_path,
+                                                                  caplog):
+    h.build_car()
+    gltf = h.export(tmp_path / "car.gltf", "OMI")
+    car = next(n for n in gltf["nodes"] if n["name"] == "Car")
+    car["extensions"]["OMI_physics_body"]["motion"]["type"] = "kinematic"
+    (tmp_path / "kinematic.gltf").write_text(json.dumps(gltf))
+    with caplog.at_level(logging.WARNING):
+        h.import_file(tmp_path / "kinematic.gltf")
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().endswith("[vehicle-not-dynamic]")]
+    assert len(lines) == 1 and "kept on Car" in lines[0]
+    props = bpy.data.objects["Car"].gltf_physics
+    assert props.is_vehicle and props.vehicle_max_speed == 30.0
