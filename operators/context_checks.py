@@ -62,3 +62,19 @@ def _selectable_in(layer: bpy.types.LayerCollection, obj: bpy.types.Object,
     if not locked and has_object(layer.collection.objects, obj):
         return True
     return any(_selectable_in(child, obj, locked) for child in layer.children)
+
+
+def chosen_objects(context: bpy.types.Context) -> list[bpy.types.Object]:
+    """What a tool works on: the selected objects; with none selected, the active object
+    when it is visible (the one the panel shows). A hidden or unselected active object
+    beside a selection is never changed unseen."""
+    selected = list(context.selected_objects or [])
+    if selected:
+        return selected
+    active = context.active_object
+    if active is None:
+        return []
+    try:
+        return [active] if active.visible_get(view_layer=context.view_layer) else []
+    except RuntimeError:  # (not in the view layer: a script's context)
+        return []

@@ -13,6 +13,7 @@ from ..io.blender.tools.decomposition import (
 from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.decomposition import Settings, input_error, input_warnings, missing_reason
 from . import validation
+from .context_checks import chosen_objects
 
 TIMER_SECONDS = 0.1
 PREPROCESS_ITEMS = (
@@ -189,14 +190,12 @@ def _interactive(context: bpy.types.Context) -> bool:
 
 
 def _selection(context: bpy.types.Context, uid: int = 0) -> list[bpy.types.Object]:
-    """The selected and active objects, or only the object of session_uid `uid` when given."""
+    """The chosen objects (`chosen_objects`), or only the object of session_uid `uid` when
+    given."""
     if uid:
         obj = object_by_uid(uid)
         return [obj] if obj is not None else []
-    objs = list(context.selected_objects or [])
-    if context.active_object is not None and context.active_object not in objs:
-        objs.append(context.active_object)
-    return objs
+    return chosen_objects(context)
 
 
 CLASSES = (GLTF_PHYSICS_OT_convex_decompose,)

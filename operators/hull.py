@@ -7,7 +7,7 @@ from ..io.blender.tools.editable import poll_refusal, refuse
 from ..io.blender.tools.hull_proxy import apply_hull, own_proxy, read_hull
 from ..io.blender.tools.ownership import HULL_PROXY, pointer_users, remove_meshes
 from ..io.hull import ENGINE_MAX_POINTS
-from .context_checks import has_scene
+from .context_checks import chosen_objects, has_scene
 
 
 class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
@@ -70,10 +70,7 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
 
 
 def _targets(context: bpy.types.Context) -> list[bpy.types.Object]:
-    objs = list(context.selected_objects or [])
-    if context.active_object is not None and context.active_object not in objs:
-        objs.append(context.active_object)
-    return [o for o in objs if not o.gltf_physics.collision_only]
+    return [o for o in chosen_objects(context) if not o.gltf_physics.collision_only]
 
 
 CLASSES = (GLTF_PHYSICS_OT_simplify_hull,)

@@ -283,3 +283,20 @@ def test_the_object_menu_offers_add_joint_and_decomposition(clean_scene):
     assert drawn.layout.entries == ["gltf_physics.joint_add", "gltf_physics.convex_decompose"]
     assert bpy.ops.gltf_physics.joint_add.get_rna_type().name \
         == "Add Joint Between Selected Bodies"
+
+
+@pytest.mark.parametrize("tool", ["simplify_hull", "convex_decompose"])
+def test_a_hidden_active_object_beside_a_selection_is_left_alone(clean_scene, tool):
+    """H hides the active object and deselects it, A selects the rest: the tools changed the
+    hidden object too (its Box replaced by a hull or parts the artist could not see)."""
+    hidden = h.set_physics(h.mesh_object("HiddenCrate"), motion_type="DYNAMIC",
+                           shape_type="BOX")
+    h.set_physics(h.mesh_object("Rock", "sphere", location=(3, 0, 0)), motion_type="STATIC")
+    bpy.context.view_layer.objects.active = hidden
+    hidden.hide_set(True)
+    hidden.select_set(False)
+    bpy.ops.object.select_all(action="SELECT")
+    options = {"resolution": 300, "max_parts": 2} if tool == "convex_decompose" else {}
+    assert getattr(bpy.ops.gltf_physics, tool)(**options) == {"FINISHED"}
+    assert (hidden.gltf_physics.shape_type, list(hidden.children)) == ("BOX", [])
+    assert bpy.data.objects["Rock"].children
