@@ -286,6 +286,37 @@ def test_esc_kills_the_child_at_once_and_queued_objects_never_start(
     assert len(children) == 1 and state_of_blend() == before  # "Queued" never started
 
 
+@pytest.mark.parametrize("change", ["mesh", "shape", "part in edit mode"])
+def test_an_object_changed_while_it_runs_is_left_as_it_was(clean_scene, bridge, core, change):
+    """The modal run reads the mesh when it starts and Blender stays usable: a mesh edited
+    meanwhile got parts of the old mesh, a Box set meanwhile was replaced, an old part in
+    Edit Mode stayed beside the new ones as a live collider, all unsaid."""
+    torus = torus_object(motion_type="DYNAMIC", shape_type="TRIMESH", segments=12, rings=6)
+    settings = core.Settings(threshold=0.2, resolution=300, max_parts=3)
+    if change == "part in edit mode":
+        assert decompose(torus, threshold=0.2, resolution=300, max_parts=3) == {"FINISHED"}
+    reports = []
+    event = modal_operator(bridge.DecompositionRun.prepare(
+        [torus], settings, bpy.context.evaluated_depsgraph_get()), reports)
+    if change == "mesh":
+        for vertex in torus.data.vertices:
+            vertex.co.z += 2.0
+        torus.data.update()
+    elif change == "shape":
+        torus.gltf_physics.shape_type = "BOX"
+    else:
+        select_only(parts_of(torus)[0])
+        bpy.ops.object.mode_set(mode="EDIT")
+    before = state_of_blend()
+    while (result := event("TIMER")) == {"RUNNING_MODAL"}:
+        time.sleep(0.05)
+    if change == "part in edit mode":
+        bpy.ops.object.mode_set(mode="OBJECT")
+    assert result == {"CANCELLED"} and state_of_blend() == before
+    [(kind, message)] = reports
+    assert kind == "ERROR" and message.startswith("Torus was left as it was: ")
+
+
 def test_greyed_out_with_the_reason_where_coacd_is_missing(clean_scene, core, monkeypatch):
     torus = torus_object()
     select_only(torus)

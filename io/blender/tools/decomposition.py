@@ -72,6 +72,7 @@ class Source:
     scale: np.ndarray  # divided back out of the parts
     check: MeshCheck
     uid: int = 0  # the object's session_uid: its name may be a linked object's too
+    shape: tuple = ()  # the object's shape settings when read (`shape_settings`)
 
 
 def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source:
@@ -90,7 +91,37 @@ def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source
     else:
         vertices, triangles = data[0].astype(np.float64), data[1]
     return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles),
-                  obj.session_uid)
+                  obj.session_uid, shape_settings(obj))
+
+
+def shape_settings(obj: bpy.types.Object) -> tuple:
+    """What of the object's shape a run replaces: its kind, mesh source, proxy and parts."""
+    props = obj.gltf_physics
+    proxy = props.mesh_object
+    return (props.shape_type, props.mesh_source, proxy and proxy.session_uid,
+            tuple(part.session_uid for part in parts_of(obj)))
+
+
+def _left_by_a_run(obj: bpy.types.Object) -> bool:
+    """Whether `obj`'s shape is as another run of this tool left it (its parts, no shape of
+    its own): a run started later replaces that as any re-run does."""
+    parts = parts_of(obj)
+    return obj.gltf_physics.shape_type == "NONE" and bool(parts) \
+        and all(made_by(part, CONVEX_PART, obj) for part in parts)
+
+
+def changed_since(source: Source, obj: bpy.types.Object,
+                  depsgraph: bpy.types.Depsgraph) -> str:
+    """What the artist changed of `obj` after `source` was read ("" for nothing): the parts
+    would replace newer work or be of an old mesh."""
+    if shape_settings(obj) != source.shape and not _left_by_a_run(obj):
+        return "its shape was changed while it was decomposed"
+    now = read_source(obj, depsgraph)
+    same = now.triangles.shape == source.triangles.shape \
+        and np.array_equal(now.triangles, source.triangles) \
+        and np.allclose(now.vertices / now.scale, source.vertices / source.scale,
+                        rtol=1e-6, atol=1e-9)
+    return "" if same else "its mesh was edited while it was decomposed"
 
 
 def object_by_uid(uid: int) -> bpy.types.Object | None:
@@ -412,6 +443,12 @@ class DecompositionRun:
                 self.warnings.append(f"{source.name} was deleted while it was decomposed")
                 continue
             name = obj.name  # (renamed while it ran, perhaps)
+            problem = editable_problem(obj) or replace_problem(obj) \
+                or changed_since(source, obj, bpy.context.evaluated_depsgraph_get())
+            if problem:  # (changed while it ran: newer work is never replaced)
+                self.errors.append(f"{name} was left as it was: {problem} (run the "
+                                   "decomposition again)")
+                continue
             made[name] = replace_parts(obj, decomposition, source.scale, self.warnings)
             others = foreign_hulls(obj)
             if others:
