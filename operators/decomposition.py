@@ -108,6 +108,13 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         type(self).dialog_target = 0
+        if _interactive(context) and (self.options.is_repeat or self.options.is_repeat_last):
+            # (a redo from the Adjust panel or Repeat Last would run CoACD blocking, with no
+            # progress and no Esc: refused; a failed redo puts the last run's parts back)
+            self.report({"WARNING"}, "Convex Decomposition is not redone or repeated (it may "
+                        "take minutes): run it again (Object menu, Shape panel) to change its "
+                        "settings")
+            return {"CANCELLED"}
         chosen = targets(_selection(context, self.target_uid))
         if not chosen:
             self.report({"ERROR"}, "The object to decompose is gone or has no mesh: run "
@@ -122,7 +129,6 @@ class GLTF_PHYSICS_OT_convex_decompose(bpy.types.Operator):
             return {"CANCELLED"}
         run = DecompositionRun.prepare(chosen, self.settings(), context.evaluated_depsgraph_get())
         if self.start_modal and _interactive(context) and run.sources:
-            self.start_modal = False  # a redo from the Adjust panel runs to the end
             return self._start(context, run)
         run.run()
         return self._finish(context, run)

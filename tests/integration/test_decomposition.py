@@ -337,3 +337,22 @@ def test_greyed_out_with_the_reason_where_coacd_is_missing(clean_scene, core, mo
 def test_the_object_menu_offers_it(clean_scene):
     entries = [f.__module__ for f in bpy.types.VIEW3D_MT_object._dyn_ui_initialize()]
     assert f"{MODULE}.panels.object_menu" in entries
+
+
+@pytest.mark.parametrize("how", ["is_repeat", "is_repeat_last"])
+def test_a_redo_or_repeat_in_the_ui_is_refused_not_run_blocking(clean_scene, monkeypatch, how):
+    """The Adjust Last Operation panel (or Repeat Last) called execute, which ran CoACD on
+    the main thread: Blender frozen, no progress, no Esc."""
+    module = importlib.import_module(f"{MODULE}.operators.decomposition")
+    monkeypatch.setattr(module, "_interactive", lambda context: True)
+    torus = torus_object(motion_type="DYNAMIC", shape_type="TRIMESH")
+    select_only(torus)
+    reports = []
+    op = type("Redone", (types.SimpleNamespace,), {"dialog_target": 0})(
+        target_uid=0, options=types.SimpleNamespace(is_repeat=how == "is_repeat",
+                                                    is_repeat_last=how == "is_repeat_last"),
+        report=lambda kind, text: reports.append((*kind, text)))
+    cls = bpy.types.GLTF_PHYSICS_OT_convex_decompose
+    assert cls.execute(op, bpy.context) == {"CANCELLED"}
+    assert _unchanged(torus) and reports[0][0] == "WARNING" \
+        and "is not redone or repeated" in reports[0][1]
