@@ -420,6 +420,19 @@ def test_scale_fix_is_offered_for_a_mesh_whose_only_other_user_is_a_fake_one(cle
     assert ("Barrel", "non-uniform-scale", "apply-scale") in listed()
 
 
+def test_scale_fix_in_edit_mode_says_what_to_do(clean_scene):
+    """It failed with Blender's "transform_apply.poll() failed, context is incorrect"."""
+    plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
+    plank.scale = (3, 1, 1)
+    assert ("Plank", "non-uniform-scale", "apply-scale") in listed()
+    select_only(plank)
+    bpy.ops.object.mode_set(mode="EDIT")
+    with pytest.raises(RuntimeError, match="Plank is in Edit Mode: leave Edit Mode first"):
+        bpy.ops.gltf_physics.problem_fix(index=index_of("Plank", "non-uniform-scale"))
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert tuple(plank.scale) == (3, 1, 1)
+
+
 def test_hull_fix_keeps_a_moved_proxy_where_its_mesh_is(clean_scene):
     """The user moved the hull proxy and gave it detail past the point limit: the Fix
     simplifies it where it is (the points were moved by the proxy's offset twice)."""

@@ -293,9 +293,10 @@ def _plane_to_box(obj: bpy.types.Object) -> str:
 
 def apply_fix(obj: bpy.types.Object, fix: str) -> str:
     """Apply one fix; returns what was done. ValueError when `obj` cannot be changed."""
-    from .editable import editable_problem
+    from .editable import edit_mode_problem, editable_problem
 
-    problem = editable_problem(obj, mesh=fix == "apply-scale")
+    problem = editable_problem(obj, mesh=fix == "apply-scale") \
+        or (edit_mode_problem(obj) if fix == "apply-scale" else None)
     if problem:
         raise ValueError(problem)
     props = obj.gltf_physics
