@@ -8,6 +8,10 @@ from collections.abc import Container, Iterable
 
 import bpy
 
+#: Instances within instances followed at most (Blender draws 8 levels; a collection that
+#: a script made instance itself must not loop).
+MAX_INSTANCE_DEPTH = 8
+
 
 def instance_counts(objects: Iterable[bpy.types.Object]) -> Counter[bpy.types.Object]:
     """How many times each object is placed by the collection instances among `objects`,

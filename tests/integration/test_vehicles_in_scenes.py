@@ -41,3 +41,47 @@ def test_a_strangers_vehicle_on_a_kinematic_body_is_said_and_kept(clean_scene, t
     assert len(lines) == 1 and "kept on Car" in lines[0]
     props = bpy.data.objects["Car"].gltf_physics
     assert props.is_vehicle and props.vehicle_max_speed == 30.0
+
+
+def wheel_kit() -> bpy.types.Collection:
+    """A reusable wheel: a wheel Empty and its tyre, in a collection of their own."""
+    kit = bpy.data.collections.new("WheelKit")
+    wheel = bpy.data.objects.new("WheelPhys", None)
+    kit.objects.link(wheel)
+    h.set_physics(wheel, vehicle_part="WHEEL", wheel_radius=0.4)
+    tyre = bpy.data.objects.new("Tyre", h.mesh_object("TyreMesh", "cylinder").data)
+    bpy.data.objects.remove(bpy.data.objects["TyreMesh"])
+    tyre.parent = wheel
+    kit.objects.link(tyre)
+    return kit
+
+
+def instancer(name: str, kit: bpy.types.Collection, parent=None) -> bpy.types.Object:
+    obj = bpy.data.objects.new(name, None)
+    obj.instance_type, obj.instance_collection, obj.parent = "COLLECTION", kit, parent
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+@pytest.mark.parametrize("car_is", ["parent", "instancer"])
+def test_an_instanced_wheel_kit_under_a_vehicle_is_no_problem(clean_scene, car_is):
+    """Check Physics walked only Blender parents: each wheel of a kit placed under a car (or
+    a vehicle body on the instancing Empty itself) was a false part-outside-vehicle."""
+    kit = wheel_kit()
+    if car_is == "parent":
+        car = h.set_physics(h.mesh_object("Car", "cube"), motion_type="DYNAMIC",
+                            shape_type="BOX", is_vehicle=True)
+        for index in range(4):
+            instancer(f"Slot{index}", kit, car)
+    else:
+        h.set_physics(instancer("Car", kit), motion_type="DYNAMIC", is_vehicle=True)
+    assert [p for p in listed() if p[1] == "part-outside-vehicle"] == []
+
+
+def test_a_wheel_kit_placed_once_outside_a_vehicle_is_said(clean_scene):
+    kit = wheel_kit()
+    car = h.set_physics(h.mesh_object("Car", "cube"), motion_type="DYNAMIC", shape_type="BOX",
+                        is_vehicle=True)
+    instancer("Slot", kit, car)
+    instancer("Spare", kit)  # (on the ground: its wheel has no vehicle)
+    assert ("WheelPhys", "part-outside-vehicle", "") in listed()

@@ -19,16 +19,13 @@ from ...model import IDENTITY, INFINITE, MESH_SHAPES, ZERO3, Motion, Shape
 from ...node_graph import compose
 from ..bridge.collision_mesh import evaluated_triangles
 from ..bridge.to_model import ShapePlacement, placement_of
-from ..instances import children_map
+from ..instances import MAX_INSTANCE_DEPTH, children_map
 from ..settings.properties import MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 from . import kept_solids
 from .node_index import DUPLI_TYPES, NodeIndex
 
 #: (operators/vehicles.py reads the density here)
 ASSUMED_DENSITY = mass_properties.ASSUMED_DENSITY
-#: Instances within instances followed at most (Blender draws 8 levels; a collection that
-#: a script made instance itself must not loop).
-MAX_INSTANCE_DEPTH = 8
 #: The depth `BodyMass._below` gives a copy of an instancing parent's child (none deeper).
 DUPLI_DEPTH = MAX_INSTANCE_DEPTH + 1
 #: Blender (x, y, z) → glTF (x, z, −y), as a matrix.

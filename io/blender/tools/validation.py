@@ -19,7 +19,7 @@ from ..bridge.joint_bridge import body_of
 from ..bridge.to_model import compound_trigger_members
 from ..bridge.vehicle_bridge import NOT_DYNAMIC_VEHICLE
 from ..gravity.checks import gravity_findings
-from ..instances import exported_objects, instance_counts
+from ..instances import MAX_INSTANCE_DEPTH, exported_objects, instance_counts
 from ..settings.properties import FILTER_FIELDS, MESH_LIKE_TYPES, MESH_SHAPE_ITEMS
 
 THIN = 0.01
@@ -92,16 +92,22 @@ def _check(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> list[Prob
     # (objects, not names: a linked one may share one); a collection's objects that an
     # instancer of the view layer places are exported with each instance
     exported = set(view_layer.objects) | set(instance_counts(view_layer.objects))
+    instancers: dict[bpy.types.Collection, list[bpy.types.Object]] = {}
+    for obj in exported:
+        if obj.instance_type == "COLLECTION" and obj.instance_collection is not None:
+            instancers.setdefault(obj.instance_collection, []).append(obj)
     problems: list[Problem] = []
     layers = len(scene.gltf_physics.layers)
     for obj in objects:
         problems.extend(replace(problem, target=obj) for problem in _object_problems(
-            obj, fmt, obj in exported, layers, depsgraph))
+            obj, fmt, obj in exported, layers, depsgraph, instancers))
     return problems
 
 
 def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int,
-                     depsgraph: bpy.types.Depsgraph) -> Iterator[Problem]:
+                     depsgraph: bpy.types.Depsgraph,
+                     instancers: dict[bpy.types.Collection, list[bpy.types.Object]]
+                     ) -> Iterator[Problem]:
     props = obj.gltf_physics
     tagged = (props.motion_type != "NONE" or props.shape_type != "NONE"
               or props.is_compound_trigger or props.joint_type != "NONE"
@@ -123,7 +129,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield from _joint_problems(obj)
     if props.is_vehicle and props.motion_type != "DYNAMIC":
         yield Problem.of(obj, rules.VEHICLE_NOT_DYNAMIC, what=NOT_DYNAMIC_VEHICLE)
-    if props.vehicle_part != "NONE" and not rules.under_vehicle(_ancestors(obj), _is_vehicle):
+    if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, instancers):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))
     for rule, values in gravity_findings(obj):  # OMI_physics_gravity (io/blender/gravity)
@@ -256,6 +262,23 @@ def _motion_kind(obj: bpy.types.Object | None) -> str | None:
     if obj is None or obj.gltf_physics.motion_type == "NONE":
         return None
     return obj.gltf_physics.motion_type.lower()
+
+
+def _placed_under_vehicle(obj: bpy.types.Object,
+                          instancers: dict[bpy.types.Collection, list[bpy.types.Object]],
+                          depth: int = 0) -> bool:
+    """Whether every place the export writes `obj` has a vehicle body above it: its parents,
+    and for an object of an instanced collection (a wheel kit) each instancer placing it,
+    itself or above it."""
+    ancestors = list(_ancestors(obj))
+    if rules.under_vehicle(ancestors, _is_vehicle):
+        return True
+    top = ancestors[-1] if ancestors else obj
+    placing = [instancer for kit, found in instancers.items() if top in kit.all_objects[:]
+               for instancer in found]
+    return bool(placing) and depth < MAX_INSTANCE_DEPTH and all(
+        _is_vehicle(instancer) or _placed_under_vehicle(instancer, instancers, depth + 1)
+        for instancer in placing)
 
 
 def _ancestors(obj: bpy.types.Object) -> Iterator[bpy.types.Object]:
