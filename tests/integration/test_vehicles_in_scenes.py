@@ -85,3 +85,13 @@ def test_a_wheel_kit_placed_once_outside_a_vehicle_is_said(clean_scene):
     instancer("Slot", kit, car)
     instancer("Spare", kit)  # (on the ground: its wheel has no vehicle)
     assert ("WheelPhys", "part-outside-vehicle", "") in listed()
+
+
+def test_a_vehicle_exported_without_y_up_is_said_once(clean_scene, tmp_path, caplog):
+    """OMI's forward is a node's +Z: with +Y Up off that is Blender's up (wheels rolled
+    upwards), unsaid."""
+    h.build_car()
+    _gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog, export_yup=False)
+    assert len(said(log, "vehicle-z-up")) == 1
+    _gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog)
+    assert said(log, "vehicle-z-up") == []

@@ -1041,6 +1041,10 @@ class PhysicsExportExtension(JointExport):
                 made = turned.vehicle(made)
                 self._say_turned_axes(obj, made)
             vehicles.nodes[node] = made
+        if vehicles.nodes and not self.yup:
+            self.report.warn("vehicle-z-up", "", "+Y Up is off: OMI's vehicles, wheels and "
+                             "thrusters drive along their nodes' +Z, which in this file is "
+                             "Blender's up (export with +Y Up on)")
         return vehicles
 
     def _say_turned_axes(self, obj: bpy.types.Object, made: VehicleNode) -> None:
