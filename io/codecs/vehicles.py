@@ -88,18 +88,21 @@ def encode_vehicles(
     """Write vehicles: parts pooled into the root arrays, bodies and seats on their nodes."""
     pools = {part.ext: Pool() for part in PARTS}
     encoded = Encoded()
+    seats = {ref: _encode_seat(node.seat, f"node {ref}", report)
+             for ref, node in scene.nodes.items() if node.seat is not None}
     for ref, node in scene.nodes.items():
         where = f"node {ref}"
         _warn_shared_node(node, where, report)
         payload: dict[str, dict[str, Any]] = {}
         if node.vehicle_body is not None:
-            payload[BODY_EXT] = _encode_body(node.vehicle_body, scene, resolve_node, report, where)
+            payload[BODY_EXT] = _encode_body(node.vehicle_body, seats, resolve_node, report,
+                                             where)
         for part in PARTS:
             value = getattr(node, part.attr)
             if value is not None:
                 entry = _encode_part(part, value, where, report, material_index)
                 payload[part.ext] = {part.node_key: pools[part.ext].add(entry)}
-        seat = None if node.seat is None else _encode_seat(node.seat, where, report)
+        seat = seats.get(ref)
         if seat is not None:
             payload[SEAT_EXT] = seat
         if payload:
@@ -118,28 +121,32 @@ def _warn_shared_node(node: VehicleNode, where: str, report: Report) -> None:
 
 
 def _encode_body(
-    body: VehicleBody, scene: VehicleScene, resolve_node: ResolveRef, report: Report, where: str,
+    body: VehicleBody, seats: Mapping[Hashable, Any], resolve_node: ResolveRef, report: Report,
+    where: str,
 ) -> dict[str, Any]:
     out = encode_fields(body, BODY_NUMBERS, {}, where, report)
-    seat = _pilot_seat_index(body.pilot_seat, scene, resolve_node, report, where)
+    seat = _pilot_seat_index(body.pilot_seat, seats, resolve_node, report, where)
     if seat is not None:
         out["pilotSeat"] = seat
     return encode_fields(body, BODY_SWITCHES, out, where, report)
 
 
 def _pilot_seat_index(
-    ref: Hashable | None, scene: VehicleScene, resolve_node: ResolveRef, report: Report,
-    where: str,
+    ref: Hashable | None, seats: Mapping[Hashable, Any], resolve_node: ResolveRef,
+    report: Report, where: str,
 ) -> int | None:
+    """The pilot seat's node index, when that node is written with its seat (`seats`: the
+    written seats by node)."""
     if ref is None:
-        return None
-    target = scene.nodes.get(ref)
-    if target is None or target.seat is None:
-        report.warn("pilot-seat-not-a-seat", where, f"pilot seat {ref} has no seat; omitted")
         return None
     index = resolve_node(ref)
     if index is None:
-        report.warn("pilot-seat-unresolved", where, f"pilot seat {ref} is not exported; omitted")
+        report.warn("pilot-seat-unresolved", where, "its pilot seat is not exported; omitted")
+        return None
+    if seats.get(ref) is None:
+        report.warn("pilot-seat-not-a-seat", where,
+                    f"its pilot seat, node {index}, has no seat written; omitted")
+        return None
     return index
 
 

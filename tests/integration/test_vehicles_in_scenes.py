@@ -95,3 +95,19 @@ def test_a_vehicle_exported_without_y_up_is_said_once(clean_scene, tmp_path, cap
     assert len(said(log, "vehicle-z-up")) == 1
     _gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog)
     assert said(log, "vehicle-z-up") == []
+
+
+def test_a_seat_point_a_script_made_nan_is_written_as_its_default(clean_scene, tmp_path,
+                                                                  caplog):
+    """Said "written as its default", the seat was then left out and the car's pilotSeat
+    named a node without a seat (the checker's pilot-seat-not-a-seat)."""
+    h.build_car()
+    seat = bpy.data.objects["DriverSeat"]
+    default = tuple(seat.gltf_physics.bl_rna.properties["seat_back"].default_array)
+    seat.gltf_physics.seat_back = (float("nan"), 0.0, 0.0)
+    gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog)
+    car = next(n for n in gltf["nodes"] if n["name"] == "Car")
+    pilot = gltf["nodes"][car["extensions"]["OMI_vehicle_body"]["pilotSeat"]]
+    back = pilot["extensions"]["OMI_seat"]["back"]
+    assert back == pytest.approx([default[0], default[2], -default[1]])
+    assert len(said(log, "value-not-finite")) == 1 and said(log, "seat-invalid") == []

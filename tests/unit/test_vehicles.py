@@ -558,3 +558,16 @@ def test_corpus_listing_is_complete() -> None:
     if not CORPUS.is_dir():
         pytest.skip("the shared corpus is absent (needs ../shared)")
     assert len(corpus_files()) == 5 + 7 + 2
+
+
+def test_a_pilot_seat_whose_seat_is_not_written_is_not_named() -> None:
+    """A seat left out for its points (not finite) kept the car's pilotSeat pointing at a
+    node without OMI_seat (the checker's pilot-seat-not-a-seat); the message named a Python
+    object."""
+    bad = Seat(back=(math.nan, 0.0, 0.0), foot=(0.0, -0.5, 0.3), knee=(0.0, 0.0, 0.3))
+    scene = VehicleScene(nodes={0: VehicleNode(vehicle_body=VehicleBody(pilot_seat=1)),
+                                1: VehicleNode(seat=bad)})
+    encoded, report = encode(scene)
+    assert "pilotSeat" not in encoded.nodes[0][BODY_EXT] and 1 not in encoded.nodes
+    [line] = [i for i in report.issues if i.code == "pilot-seat-not-a-seat"]
+    assert line.message == "its pilot seat, node 1, has no seat written; omitted"

@@ -3,6 +3,7 @@
 
 from collections.abc import Callable, Hashable
 from dataclasses import astuple
+from typing import Any
 
 import bpy
 
@@ -35,20 +36,23 @@ def has_vehicle_data(props: bpy.types.PropertyGroup) -> bool:
 
 def vehicle_node_of(
     obj: bpy.types.Object, yup: bool, node_ref: Callable[[bpy.types.Object], Hashable | None],
+    plain: Any = None,
 ) -> VehicleNode:
     """The object's vehicle parts in glTF space; `node_ref` names the pilot seat's node
-    (None: not exported with this node, which the caller reports)."""
-    props = obj.gltf_physics
+    (None: not exported with this node, which the caller reports); `plain`: the export's
+    snapshot of the object's plain values (a script's NaN read as its default)."""
+    props = obj.gltf_physics if plain is None else plain
     parts: dict = {}
     if props.is_vehicle and props.motion_type == "DYNAMIC":
-        seat = props.vehicle_pilot_seat
+        seat = obj.gltf_physics.vehicle_pilot_seat
         parts["vehicle_body"] = VehicleBody(
             **values_of(props, "vehicle_body", yup),
             pilot_seat=None if seat is None else node_ref(seat),
         )
     if props.vehicle_part in PARTS:
         attr, cls, group = PARTS[props.vehicle_part]
-        extra = {"physics_material": wheel_material_of(props)} if cls is Wheel else {}
+        extra = {"physics_material": wheel_material_of(obj.gltf_physics)} \
+            if cls is Wheel else {}
         parts[attr] = cls(**values_of(props, group, yup), **extra)
     if props.is_seat:
         parts["seat"] = Seat(**values_of(props, "seat", yup))

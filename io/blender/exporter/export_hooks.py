@@ -1028,8 +1028,8 @@ class PhysicsExportExtension(JointExport):
         offsets = self.index.offsets
         for obj, node in self.vehicle_objects:
             made = vehicle_node_of(
-                obj, self.yup, lambda seat, near=node, car=obj: self._seat_node(car, seat, near)
-            )
+                obj, self.yup, lambda seat, near=node, car=obj: self._seat_node(car, seat, near),
+                self._settings_of(obj).props)
             if made.seat is not None and offsets and obj in offsets:  # (said: _say_unplaced)
                 shift = self._moved_back
                 seat, offset = made.seat, offsets[obj]
