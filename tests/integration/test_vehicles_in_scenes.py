@@ -111,3 +111,9 @@ def test_a_seat_point_a_script_made_nan_is_written_as_its_default(clean_scene, t
     back = pilot["extensions"]["OMI_seat"]["back"]
     assert back == pytest.approx([default[0], default[2], -default[1]])
     assert len(said(log, "value-not-finite")) == 1 and said(log, "seat-invalid") == []
+
+
+def test_a_pilot_seat_no_longer_marked_seat_is_listed(clean_scene):
+    h.build_car()
+    bpy.data.objects["DriverSeat"].gltf_physics.is_seat = False
+    assert ("Car", "pilot-seat-not-a-seat", "") in listed()

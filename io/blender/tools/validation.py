@@ -129,6 +129,10 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield from _joint_problems(obj)
     if props.is_vehicle and props.motion_type != "DYNAMIC":
         yield Problem.of(obj, rules.VEHICLE_NOT_DYNAMIC, what=NOT_DYNAMIC_VEHICLE)
+    pilot = props.vehicle_pilot_seat if props.is_vehicle else None
+    if pilot is not None and not pilot.gltf_physics.is_seat:
+        yield Problem(obj.name, "pilot-seat-not-a-seat", f"its pilot seat {pilot.name} is not "
+                      "marked Seat: the vehicle is written without a pilot seat")
     if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, instancers):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))
