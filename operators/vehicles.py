@@ -130,17 +130,27 @@ def _refusal(context: bpy.types.Context, vehicle: bpy.types.Object) -> str | Non
 
 
 def _wheels_of(vehicle: bpy.types.Object) -> list[bpy.types.Object]:
-    """The vehicle's wheels: its descendants that are wheel parts or Add Wheels made for it
-    (those under a vehicle of their own are that one's)."""
-    found, pending = [], list(vehicle.children)
+    """The vehicle's wheels: its descendants that are wheel parts or Add Wheels made for it,
+    and those of the collections it or they instance (a wheel kit; each listed once; those
+    under a vehicle of their own are that one's)."""
+    found, pending, seen = [], [*vehicle.children, *_instanced(vehicle)], {vehicle}
     while pending:
         obj = pending.pop(0)
+        if obj in seen:
+            continue
+        seen.add(obj)
         props = obj.gltf_physics
         if props.vehicle_part == "WHEEL" or made_by(obj, WHEEL, vehicle):
             found.append(obj)
         if not is_vehicle_body(props.is_vehicle, MOTION_KIND.get(props.motion_type)):
-            pending.extend(obj.children)
+            pending.extend((*obj.children, *_instanced(obj)))
     return sorted(found, key=lambda o: o.name)
+
+
+def _instanced(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """The top objects of the collection `obj` instances (their children follow them)."""
+    kit = obj.instance_collection if obj.instance_type == "COLLECTION" else None
+    return [] if kit is None else [o for o in kit.all_objects if o.parent is None]
 
 
 def _markers(context: bpy.types.Context, vehicle: bpy.types.Object

@@ -117,3 +117,19 @@ def test_a_pilot_seat_no_longer_marked_seat_is_listed(clean_scene):
     h.build_car()
     bpy.data.objects["DriverSeat"].gltf_physics.is_seat = False
     assert ("Car", "pilot-seat-not-a-seat", "") in listed()
+
+
+def test_add_wheels_refuses_a_car_whose_wheels_are_an_instanced_kit(clean_scene):
+    """It added four wheels beside the four the kit's instances place (eight in the file)."""
+    kit = wheel_kit()
+    car = h.set_physics(h.mesh_object("Car", "cube"), motion_type="DYNAMIC", shape_type="BOX",
+                        is_vehicle=True)
+    for index in range(4):
+        instancer(f"Slot{index}", kit, car)
+    for obj in bpy.data.objects:
+        obj.select_set(obj == car)
+    bpy.context.view_layer.objects.active = car
+    before = set(bpy.data.objects)
+    with pytest.raises(RuntimeError, match=r"Car already has 1 wheel\(s\) \(WheelPhys\)"):
+        bpy.ops.gltf_physics.wheels_add()
+    assert set(bpy.data.objects) == before
