@@ -14,6 +14,7 @@ from ..io.blender.tools.property_copy import (
     kept_items_problem,
     lacking_links,
     own_sources,
+    pointed_roles,
 )
 from ..io.diagnostics import listing
 from .context_checks import has_scene
@@ -40,7 +41,10 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         source = context.active_object
-        targets, others = _targets_by_role(source, context.selected_objects)
+        targets, others = _targets_by_role(source, context.selected_objects, True)
+        if not targets:
+            self.report({"ERROR"}, _other_roles(source, others))
+            return {"CANCELLED"}
         if refuse(self, targets):
             return {"CANCELLED"}
         kept = next(filter(None, map(kept_items_problem, targets)), None)
@@ -64,23 +68,31 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         return {"FINISHED"}
 
 
-def _targets_by_role(source: bpy.types.Object, selected: list[bpy.types.Object]
+def _targets_by_role(source: bpy.types.Object, selected: list[bpy.types.Object],
+                     pointed: bool = False
                      ) -> tuple[list[bpy.types.Object], list[bpy.types.Object]]:
     """The selected objects to copy to (of the source's role or of none), and the others.
-    A source without physics copies onto bodies (clears them)."""
+    A source without physics copies onto bodies (clears them). `pointed`: an object of no
+    role that another's settings point at (`pointed_roles`: a scan of every object, so not
+    in `poll`) is left out too."""
     role = copy_role(source) or BODY
     targets, others = [], []
     for obj in selected:
         if obj != source:
             (targets if copy_role(obj) in (None, role) else others).append(obj)
+    if pointed:
+        parts = pointed_roles([obj for obj in targets if copy_role(obj) is None])
+        targets = [obj for obj in targets if obj not in parts]
+        others += list(parts)
     return targets, others
 
 
 def _other_roles(source: bpy.types.Object, others: list[bpy.types.Object]) -> str:
     """The objects left out, by role, and why."""
     by_role: dict[str, list[str]] = {}
+    parts = pointed_roles([obj for obj in others if copy_role(obj) is None])
     for obj in sorted(others, key=lambda o: o.name):
-        by_role.setdefault(copy_role(obj), []).append(obj.name)
+        by_role.setdefault(copy_role(obj) or parts.get(obj), []).append(obj.name)
     roles = "; ".join(f"{listing(names, 3)} ({role})" for role, names in by_role.items())
     role = copy_role(source) or "no physics: copies onto bodies"
     return f"Not copied onto what has another role than {source.name} ({role}): {roles}; " \

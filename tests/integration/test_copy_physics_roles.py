@@ -106,6 +106,36 @@ def test_select_all_copies_onto_bodies_and_names_the_other_roles_once(clean_scen
     assert "joint" in nodes["Crate.joint"] and "motion" not in nodes["Crate.joint"]
 
 
+def test_select_all_leaves_the_parts_other_objects_point_at(clean_scene, capfd):
+    """A joint's connected frame (a plain Empty, as every imported joint has), a line
+    gravity's object and a shape's mesh object have no physics of their own: Select All made
+    each a 40 kg body (the joint then joined a phantom body)."""
+    barrel = body("Barrel", (4, 0, 0), shape="CYLINDER", mass=40.0, kind="cylinder")
+    door, frame_body = body("Door"), body("Frame", (2, 0, 0), motion="STATIC")
+    frame = h.empty_object("Hinge.connected", (1, 0, 0), parent=frame_body)
+    hinge = h.set_physics(h.empty_object("Hinge", (1, 0, 0), parent=door), joint_type="HINGE")
+    hinge.gltf_physics.joint_attachment = frame
+    rail = h.mesh_object("Rail", location=(0, 5, 0))
+    well = h.set_physics(h.empty_object("Well", (0, 5, 0)), shape_type="BOX",
+                         shape_role="TRIGGER", gravity_type="LINE",
+                         gravity_line_source="OBJECT")
+    well.gltf_physics.gravity_line_object = rail
+    visible = h.mesh_object("Look", location=(0, -5, 0))
+    holder = h.set_physics(h.empty_object("Holder", (0, -5, 0)), motion_type="STATIC",
+                           shape_type="TRIMESH", mesh_source="OBJECT")
+    holder.gltf_physics.mesh_object = visible
+    parts = (frame, rail, visible)
+    before = {obj.name: physics(obj) for obj in parts}
+    bpy.context.view_layer.update()
+    select_all(barrel)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"}
+    assert {obj.name: physics(obj) for obj in parts} == before
+    [warning] = [line for line in warnings(lines) if "another role" in line]
+    assert "Hinge.connected (joint's connected frame)" in warning \
+        and "Rail (gravity line)" in warning and "Look (shape mesh)" in warning, warning
+
+
 def test_selecting_only_other_roles_greys_out_and_changes_nothing(clean_scene):
     yard = _yard()
     select(yard["joint"], yard["wheels"][0], yard["proxy"], active=yard["barrel"])

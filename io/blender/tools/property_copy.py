@@ -48,6 +48,10 @@ OBJECT_SOURCES = (
     ("gravity_line_source", "OBJECT", "gravity_line_object", "POINTS",
      lambda group: group.gravity_type == "LINE"),
 )
+#: Links naming another object's part, and that part's role (`pointed_roles`).
+POINTED_ROLES = (("joint_attachment", "joint's connected frame"), ("mesh_object", "shape mesh"),
+                 ("gravity_line_object", "gravity line"),
+                 ("gravity_shape_object", "gravity shape"))
 #: Links the settings may need and no other choice replaces: (the link, whether it is needed).
 NEEDED_LINKS = (
     ("joint_connected_body",
@@ -109,6 +113,21 @@ def copy_role(obj: bpy.types.Object) -> str | None:
     # tag it as one of the importer's other children, IMPORT_CHILD: those are no role, as
     # bone stand-ins and v1 joint frames are), when its settings say nothing.
     return TRIGGER if made == IMPORT_TRIGGER else None
+
+
+def pointed_roles(candidates: list[bpy.types.Object]) -> dict[bpy.types.Object, str]:
+    """The role of each of `candidates` that another object's settings point at (a joint's
+    connected frame, a shape's mesh object, a gravity line or shape): another's part, which
+    a copy would make a body of its own."""
+    wanted = set(candidates)
+    found: dict[bpy.types.Object, str] = {}
+    for obj in bpy.data.objects if wanted else ():
+        props = obj.gltf_physics
+        for link, role in POINTED_ROLES:
+            target = getattr(props, link)
+            if target is not None and target is not obj and target in wanted:
+                found.setdefault(target, role)
+    return found
 
 
 def own_sources(group: bpy.types.PropertyGroup) -> list[str]:
