@@ -11,8 +11,10 @@ from ..io.blender.tools.property_copy import (
     BODY,
     copy_group,
     copy_role,
+    keep_links,
     kept_items_problem,
     lacking_links,
+    links_in_use,
     own_sources,
     pointed_roles,
 )
@@ -52,12 +54,20 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
             self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
         without_links: dict[str, list[str]] = {}
+        kept_links: dict[str, list[str]] = {}
         slots = {target: filter_slots(target) for target in targets}
         for target in targets:
+            in_use = links_in_use(target.gltf_physics)
             copy_group(source.gltf_physics, target.gltf_physics)  # links stay each object's
+            for change in keep_links(target.gltf_physics, in_use):
+                kept_links.setdefault(change, []).append(target.name)
             for change in _own_links_only(source, target):
                 without_links.setdefault(change, []).append(target.name)
         self.report({"INFO"}, f"Copied physics of {source.name} to {len(targets)} object(s)")
+        if kept_links:
+            parts = "; ".join(f"{change} on {listing(names, 3)}"
+                              for change, names in kept_links.items())
+            self.report({"INFO"}, f"Each target keeps using its own linked object: {parts}")
         if others:
             self.report({"WARNING"}, _other_roles(source, others))
         if without_links:

@@ -136,6 +136,22 @@ def test_select_all_leaves_the_parts_other_objects_point_at(clean_scene, capfd):
         and "Rail (gravity line)" in warning and "Look (shape mesh)" in warning, warning
 
 
+def test_a_target_using_its_own_linked_object_keeps_using_it(clean_scene, capfd):
+    """A barrel's Mesh Source 'This Object' switched a rock off its own 32-point hull proxy
+    (the file then had the render mesh as its hull), unsaid."""
+    barrel = body("Barrel", (4, 0, 0), shape="CONVEX", mass=40.0, kind="cylinder")
+    rock = body("Rock", (-4, 0, 0), shape="NONE", kind="monkey")
+    select(rock)
+    assert ops.simplify_hull() == {"FINISHED"}
+    proxy = rock.gltf_physics.mesh_object
+    select(rock, barrel, active=barrel)
+    result, lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"} and rock.gltf_physics.mass == 40.0
+    assert (rock.gltf_physics.mesh_source, rock.gltf_physics.mesh_object) == ("OBJECT", proxy)
+    assert "Info: Each target keeps using its own linked object: Mesh Source is 'Other " \
+        "Object' on Rock" in lines, lines
+
+
 def test_selecting_only_other_roles_greys_out_and_changes_nothing(clean_scene):
     yard = _yard()
     select(yard["joint"], yard["wheels"][0], yard["proxy"], active=yard["barrel"])

@@ -3,10 +3,10 @@
 
 Links to other data (a writable pointer: the pilot seat, a joint's connected body and frame,
 a mesh proxy) are never copied: they name one object's own partners, and a copy would make
-two vehicles share a seat or two joints share a body. Each target keeps its own links; a
-choice that reads a link the target lacks falls back to the one that needs none
-(`own_sources`), and a link the copied settings need but nothing replaces is named
-(`lacking_links`).
+two vehicles share a seat or two joints share a body. Each target keeps its own links and
+goes on reading those it read (`keep_links`); a choice that reads a link the target lacks
+falls back to the one that needs none (`own_sources`), and a link the copied settings need
+but nothing replaces is named (`lacking_links`).
 
 Copy Physics copies only onto objects of the source's role or of none (`copy_role`): a
 joint's settings onto joints and new objects, never a body's onto a joint, a wheel, a
@@ -128,6 +128,25 @@ def pointed_roles(candidates: list[bpy.types.Object]) -> dict[bpy.types.Object, 
             if target is not None and target is not obj and target in wanted:
                 found.setdefault(target, role)
     return found
+
+
+def links_in_use(group: bpy.types.PropertyGroup) -> list[str]:
+    """The used choices of `group` that read an object it has a link to (its own hull proxy,
+    its own line object): a copy keeps them (`keep_links`)."""
+    return [choice for choice, reading, link, _own, used in OBJECT_SOURCES
+            if used(group) and getattr(group, choice) == reading
+            and getattr(group, link) is not None]
+
+
+def keep_links(group: bpy.types.PropertyGroup, choices: list[str]) -> list[str]:
+    """Set `choices` (`links_in_use` before a copy) back to reading the group's own link
+    where the copied settings still use them; each as the panel shows it."""
+    kept = []
+    for choice, reading, _link, _own, used in OBJECT_SOURCES:
+        if choice in choices and used(group) and getattr(group, choice) != reading:
+            setattr(group, choice, reading)
+            kept.append(_shown_choice(group, choice))
+    return kept
 
 
 def own_sources(group: bpy.types.PropertyGroup) -> list[str]:
