@@ -161,3 +161,22 @@ def test_objects_sharing_one_mesh_in_one_place_share_its_collision_mesh(clean_sc
     used = {n["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]["mesh"]
             for n in gltf["nodes"] if "KHR_physics_rigid_bodies" in n.get("extensions", {})}
     assert len(used) == 1 and [m["name"] for m in gltf["meshes"]] == ["Wall.collision"]
+
+
+def test_colliders_the_gpu_instances_option_merges_away_are_said(clean_scene, tmp_path,
+                                                                 caplog):
+    """Four Alt+D rocks under one Empty: the exporter's GPU Instances option merged them into
+    one EXT_mesh_gpu_instancing node, and every collider was gone, unsaid."""
+    rock = h.set_physics(h.mesh_object("Rock", "monkey"), shape_type="TRIMESH")
+    scatter = h.empty_object("Scatter")
+    rock.parent = scatter
+    for index in range(1, 4):
+        copy = rock.copy()
+        copy.name, copy.location = f"Rock{index}", (3 * index, 0, 0)
+        bpy.context.scene.collection.objects.link(copy)
+    bpy.context.view_layer.update()
+    with caplog.at_level(logging.WARNING):
+        h.export(tmp_path / "out.gltf", "KHR", export_gpu_instances=True)
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().endswith("[gpu-instanced-physics]")]
+    assert len(lines) == 1 and "merged Rock, Rock1, Rock2 and 1 more" in lines[0], lines

@@ -29,7 +29,7 @@ import numpy as np
 from ... import axes, rules
 from ...codecs.common import Encoded
 from ...codecs.registry import encode_document
-from ...diagnostics import Report
+from ...diagnostics import Report, listing
 from ...layer_names import unique_name
 from ...model import ZERO3, Collider, Joint, Motion, NodePhysics, PhysicsScene, Trigger
 from ...numbers import non_finite_seen
@@ -940,6 +940,8 @@ class PhysicsExportExtension(JointExport):
             return
         node_index = {id(n): i for i, n in enumerate(gltf.nodes or [])}
         mesh_index = {id(m): i for i, m in enumerate(gltf.meshes or [])}
+        if export_settings.get("gltf_gpu_instances"):
+            self._say_gpu_instanced(node_index)
         issues_before = len(self.report.issues)
         non_finite = non_finite_seen()
         encoded = self._encode(node_index, mesh_index)
@@ -949,6 +951,18 @@ class PhysicsExportExtension(JointExport):
             self._name_nodes(issues_before, gltf.nodes or [])
         self._attach(gltf, encoded, node_index)
         self._log(export_settings)
+
+    def _say_gpu_instanced(self, node_index: dict[int, int]) -> None:
+        """The exporter's GPU Instances option merges a parent's children that share a mesh
+        into one EXT_mesh_gpu_instancing node after every hook saw them: their physics has
+        no node left (said once)."""
+        merged = sorted({record.obj.name for record in self.records
+                         if id(record.node) not in node_index})
+        if merged:
+            self.report.warn("gpu-instanced-physics", "",
+                             f"the glTF exporter's GPU Instances option merged "
+                             f"{listing(merged, 3)} into instanced meshes, which carry no "
+                             "physics: their physics is not written (turn GPU Instances off)")
 
     def _encode(self, node_index: dict[int, int], mesh_index: dict[int, int]) -> Encoded:
         scene = PhysicsScene()
