@@ -151,6 +151,11 @@ def _resolve_mass(work: Work, target: Target, meshes: MeshData) -> None:
                              "as the file states them")
         elif resolved != motion:
             work.scene.nodes[index] = replace(physics, motion=resolved)
+    for mesh, left_out in meshes.notes.items():
+        if left_out:
+            work.report.warn("mesh-part-left-out", f"/meshes/{mesh}",
+                             f"{'; '.join(dict.fromkeys(left_out))}: left out of the colliders' "
+                             "centre of mass and inertia")
 
 
 def _resolved(motion: Motion, where: str, target: Target,

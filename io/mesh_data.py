@@ -21,6 +21,47 @@ _WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 MAX_ACCESSOR_COUNT: Final = 1 << 20
 #: Most elements read from all of a document's meshes together.
 MAX_DOCUMENT_COUNT: Final = 1 << 22
+#: Primitive modes made of triangles: triangles, a triangle strip, a triangle fan.
+TRIANGLE_MODES: Final = frozenset({4, 5, 6})
+#: What a primitive of another mode is (it has no triangles: left out of a collider).
+OTHER_MODES: Final = {0: "points", 1: "lines", 2: "a line loop", 3: "a line strip"}
+#: Index component types (unsigned integers).
+INDEX_TYPES: Final = frozenset({5121, 5123, 5125})
+#: The extension that compresses a primitive's attributes out of its accessors.
+DRACO: Final = "KHR_draco_mesh_compression"
+
+
+def triangle_corners(order: np.ndarray, mode: int) -> np.ndarray:
+    """The (m, 3) vertex indices of the triangles of a primitive of `mode` (4 triangles, 5
+    a strip, 6 a fan; glTF's rules) whose elements, in order, are `order`."""
+    count = len(order)
+    if mode == 4:
+        return order[: count // 3 * 3].reshape(-1, 3)
+    if count < 3:
+        return np.empty((0, 3), dtype=order.dtype)
+    i = np.arange(count - 2)
+    if mode == 5:  # (every other triangle turned back, so all face one way)
+        odd = i % 2
+        return np.stack([order[i], order[i + 1 + odd], order[i + 2 - odd]], axis=1)
+    return np.stack([order[i + 1], order[i + 2], np.full(count - 2, order[0])], axis=1)
+
+
+def mode_note(mode: object) -> str:
+    """Why a primitive of a mode without triangles is left out of a collider."""
+    kind = OTHER_MODES.get(mode, f"mode {mode!r}")  # type: ignore[call-overload]
+    return f"a primitive of {kind} has no triangles"
+
+
+def position_problem(kind: object, has_data: bool, compressed: bool) -> str:
+    """Why a primitive's POSITION accessor (of type `kind`; `has_data`: a bufferView or a
+    sparse part; `compressed`: the primitive is Draco-compressed) gives no collider points,
+    or ""."""
+    if not has_data:
+        return "a primitive is Draco-compressed, which is not decoded" if compressed \
+            else "a primitive's POSITION has no data (no bufferView)"
+    if kind != "VEC3":
+        return f"a primitive's POSITION is {kind}, not VEC3"
+    return ""
 
 
 class MeshData:
@@ -37,6 +78,8 @@ class MeshData:
         self.gltf, self.base_dir, self.binary = gltf, base_dir, binary
         self.buffers: dict[int, bytes] = {}
         self.meshes: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+        #: Per mesh read, why some of its primitives were left out (`mesh`).
+        self.notes: dict[Any, list[str]] = {}
         self.elements = 0  # read so far, within MAX_DOCUMENT_COUNT
         self.hull = cache(lambda mesh: hull_triangles(self.mesh(mesh)[0]))
 
@@ -48,24 +91,53 @@ class MeshData:
         return self.buffers[index]
 
     def accessor(self, index: int) -> np.ndarray:
-        """An accessor's values as floats, one row per element (sparse parts ignored)."""
+        """An accessor's values as floats, one row per element (its sparse part applied)."""
         acc = self.gltf["accessors"][index]
         code, norm = _COMPONENTS[acc["componentType"]]
         dtype, width, count = np.dtype(code), _WIDTHS[acc["type"]], self.count(index)
         if "bufferView" not in acc:
-            return np.zeros((count, width))
-        view = self.gltf["bufferViews"][acc["bufferView"]]
+            data = np.zeros((count, width))
+        else:
+            data = self._view(acc["bufferView"], _offset(acc), dtype, width, count, index,
+                              True)
+        if "sparse" in acc:
+            data = self._sparse(acc["sparse"], data, dtype, index)
+        return np.maximum(data / norm, -1.0) if acc.get("normalized") and norm else data
+
+    def _view(self, view_index: int, offset: int, dtype: np.dtype, width: int, count: int,
+              index: int, strided: bool) -> np.ndarray:
+        """`count` elements of `width` values of `dtype` at `offset` in a bufferView, as
+        floats (`strided`: the view's byteStride applies)."""
+        view = self.gltf["bufferViews"][view_index]
         buffer = self.buffer(view["buffer"])
-        start = _offset(view) + _offset(acc)
-        stride = _whole(view.get("byteStride") or dtype.itemsize * width, "byteStride")
-        end = start + (count - 1) * stride + dtype.itemsize * width if count else start
+        start = _offset(view) + offset
+        packed = dtype.itemsize * width
+        stride = _whole(view.get("byteStride") or packed, "byteStride") if strided else packed
+        end = start + (count - 1) * stride + packed if count else start
         length = _whole(view.get("byteLength"), "byteLength")
         if end > _offset(view) + length or _offset(view) + length > len(buffer) or stride < 1:
             raise ValueError(f"accessor {index} claims {count:,} elements, more than its "
                              "bufferView's bytes hold: not read")
-        data = np.ndarray((count, width), dtype, buffer, start,
+        return np.ndarray((count, width), dtype, buffer, start,
                           (stride, dtype.itemsize)).astype(float)
-        return np.maximum(data / norm, -1.0) if acc.get("normalized") and norm else data
+
+    def _sparse(self, sparse: dict[str, Any], data: np.ndarray, dtype: np.dtype,
+                index: int) -> np.ndarray:
+        """`data` with the sparse part's values at its indices."""
+        count = _whole(sparse.get("count"), "sparse count")
+        places, values = sparse["indices"], sparse["values"]
+        if count > len(data) or places.get("componentType") not in INDEX_TYPES:
+            raise ValueError(f"accessor {index}'s sparse part is not valid: not read")
+        at = self._view(places["bufferView"], _offset(places),
+                        np.dtype(_COMPONENTS[places["componentType"]][0]), 1, count, index,
+                        False).astype(np.int64).ravel()
+        if len(at) and at.max() >= len(data):
+            raise ValueError(f"accessor {index}'s sparse indices pass its {len(data):,} "
+                             "elements: not read")
+        data = data.copy()
+        data[at] = self._view(values["bufferView"], _offset(values), dtype, data.shape[1],
+                              count, index, False)
+        return data
 
     def count(self, index: int) -> int:
         """Accessor `index`'s `count`, refused (ValueError) past `MAX_ACCESSOR_COUNT`."""
@@ -78,29 +150,61 @@ class MeshData:
         return count
 
     def mesh(self, index: Any) -> tuple[np.ndarray, np.ndarray]:
-        """All primitives' positions (n×3) and triangles (m×3×3, mode 4 only)."""
+        """The positions (n×3) and triangles (m×3×3) of the mesh's triangle primitives
+        (triangles, strips, fans). A primitive that gives none (another mode, no data, not
+        finite, indices past its vertices) is left out, said in `notes[index]`; ValueError
+        when every primitive is."""
         if index not in self.meshes:
             self._claim(index)
             points, triangles = [np.zeros((0, 3))], [np.zeros((0, 3, 3))]
-            for primitive in self.gltf["meshes"][index].get("primitives", []):
-                positions = self.accessor(primitive["attributes"]["POSITION"])
-                points.append(positions)
-                if primitive.get("mode", 4) == 4:
-                    order = (self.accessor(primitive["indices"]).astype(int).ravel()
-                             if "indices" in primitive else np.arange(len(positions)))
-                    if len(order) and (order.min() < 0 or order.max() >= len(positions)):
-                        raise ValueError(f"mesh {index}'s indices are not all within its "
-                                         f"{len(positions):,} vertices: not read")
-                    triangles.append(positions[order[: len(order) // 3 * 3].reshape(-1, 3)])
+            notes = self.notes.setdefault(index, [])
+            primitives = self.gltf["meshes"][index].get("primitives", [])
+            for primitive in primitives:
+                found = self._primitive(primitive)
+                if isinstance(found, str):
+                    notes.append(found)
+                else:
+                    points.append(found[0])
+                    triangles.append(found[1])
+            if primitives and len(points) == 1:
+                raise ValueError("; ".join(dict.fromkeys(notes)))
             self.meshes[index] = (np.concatenate(points), np.concatenate(triangles))
         return self.meshes[index]
+
+    def _primitive(self, primitive: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | str:
+        """One primitive's positions and triangles, or why it gives none."""
+        mode = primitive.get("mode", 4)
+        if mode not in TRIANGLE_MODES:
+            return mode_note(mode)
+        position = self.gltf["accessors"][primitive["attributes"]["POSITION"]]
+        problem = position_problem(
+            position.get("type"), "bufferView" in position or "sparse" in position,
+            DRACO in (primitive.get("extensions") or {}))
+        if problem:
+            return problem
+        positions = self.accessor(primitive["attributes"]["POSITION"])
+        if not np.isfinite(positions).all():
+            return "a primitive's positions are not all finite numbers"
+        if "indices" in primitive:
+            indices = self.gltf["accessors"][primitive["indices"]]
+            if indices.get("componentType") not in INDEX_TYPES or indices.get("type") != \
+                    "SCALAR" or not ("bufferView" in indices or "sparse" in indices):
+                return "a primitive's indices are not unsigned integers with data"
+            order = self.accessor(primitive["indices"]).astype(np.int64).ravel()
+        else:
+            order = np.arange(len(positions))
+        if len(order) and order.max() >= len(positions):
+            return f"a primitive's indices pass its {len(positions):,} vertices"
+        return positions, positions[triangle_corners(order, mode)]
 
     def _claim(self, index: Any) -> None:
         """Counts mesh `index`'s elements against the caps before any is read."""
         total = 0
         for primitive in self.gltf["meshes"][index].get("primitives", []):
+            if primitive.get("mode", 4) not in TRIANGLE_MODES:
+                continue
             total += self.count(primitive["attributes"]["POSITION"])
-            if primitive.get("mode", 4) == 4 and "indices" in primitive:
+            if "indices" in primitive:
                 total += self.count(primitive["indices"])
         if total > MAX_ACCESSOR_COUNT or self.elements + total > MAX_DOCUMENT_COUNT:
             limit = (f"the {MAX_ACCESSOR_COUNT:,} read at most in one mesh"

@@ -67,6 +67,8 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     **_shared(rules.NON_UNIFORM_SCALE, "a sphere, capsule or cylinder under non-uniform scale"),
     **_shared(rules.NEGATIVE_SCALE, "a shape under a mirroring scale"),
     **_shared(rules.JOINT_NOT_DYNAMIC, "a joint with no dynamic body"),
+    "mesh-part-left-out": ("warning", "a collider mesh primitive without triangles (points, "
+                           "lines, Draco, not finite)"),
     "mass-unset": ("warning", "a dynamic KHR body whose mass the engine computes"),
     "mass-not-positive": ("warning", "an OMI mass of 0 or less"),
     "infinite-mass": ("warning", "a KHR mass of 0 (infinite)"),

@@ -156,7 +156,8 @@ def _add(report: Report, rule: rules.Rule, where: str, **values: object) -> None
 
 def check_hulls(facts: Facts, report: Report, meshes: MeshData) -> None:
     """`flat-hull` and `hull-too-many-points` for each mesh used as a convex hull (each mesh
-    computed once); `mesh-not-read` (a note) when its vertices cannot be read."""
+    computed once); `mesh-not-read` (a note) when its vertices cannot be read, and
+    `mesh-part-left-out` for primitives that give none (`MeshData.notes`)."""
     found: dict[int, tuple[rules.Rule | None, int] | str] = {}
     for where, mesh in convex_uses(facts):
         if mesh not in found:
@@ -165,7 +166,12 @@ def check_hulls(facts: Facts, report: Report, meshes: MeshData) -> None:
         if isinstance(result, str):
             report.info("mesh-not-read", where, f"mesh {mesh}'s vertices cannot be read from "
                         f"the file's buffers{result}: its convex hull was not checked")
-        elif result[0] is rules.HULL_TOO_MANY_POINTS:
+            continue
+        left_out = meshes.notes.get(mesh)
+        if left_out:
+            report.warn("mesh-part-left-out", where, f"mesh {mesh}: "
+                        f"{'; '.join(dict.fromkeys(left_out))}: readers leave it out of the hull")
+        if result[0] is rules.HULL_TOO_MANY_POINTS:
             report.warn(result[0].code, where, rules.hull_points_message(result[1]))
         elif result[0] is not None:
             _add(report, result[0], where)

@@ -73,13 +73,17 @@ def add_convex_bodies(gltf: dict, stem: str, count: int, accessor: int) -> None:
 
 @pytest.mark.parametrize("accessor, reason", [
     ({"componentType": 5126, "count": 5_000_000, "type": "VEC3"},
+     "POSITION has no data (no bufferView)"),
+    ({"componentType": 5126, "count": 5_000_000, "type": "VEC3", "sparse": {
+        "count": 1, "indices": {"bufferView": 1, "componentType": 5123},
+        "values": {"bufferView": 0}}},
      "claim 5,000,000 elements without data"),
     ({"bufferView": 0, "componentType": 5126, "count": 200_000_000, "type": "VEC3"},
      "buffer is smaller"),
     ({"bufferView": 0, "componentType": 5126, "count": 40, "type": "VEC3"},
      "buffer is smaller"),
     (None, "accessor 99 does not exist"),
-], ids=["no-buffer-5M", "view-200M", "short-view", "missing"])
+], ids=["no-buffer-5M", "sparse-5M", "view-200M", "short-view", "missing"])
 def test_a_shape_mesh_nobody_reads_is_checked_before_it_is_read(clean_scene, tmp_path, caplog,
                                                                accessor, reason):
     """The importer never reads a mesh only a shape uses: what it claims without bytes is
@@ -105,12 +109,15 @@ def test_a_shape_mesh_nobody_reads_is_checked_before_it_is_read(clean_scene, tmp
 
 def test_claims_without_data_are_capped_per_mesh_and_per_import(clean_scene, tmp_path, caplog,
                                                                  monkeypatch):
-    """Zeros the file only claims count against a cap per mesh and one for the whole import
-    (many small claims add up); a mesh whose data is in the file is read whatever its size.
+    """Zeros the file only claims (a sparse accessor's base) count against a cap per mesh and
+    one for the whole import (many small claims add up); a mesh whose data is in the file is
+    read whatever its size.
     The caps are lowered here so that the test allocates little."""
     lower_caps(monkeypatch, per_mesh=10, per_import=25)
     gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
-    gltf["accessors"].append({"componentType": 5126, "count": 9, "type": "VEC3"})  # 3: zeros
+    gltf["accessors"].append({"componentType": 5126, "count": 9, "type": "VEC3", "sparse": {
+        "count": 1, "indices": {"bufferView": 1, "componentType": 5123},
+        "values": {"bufferView": 0}}})  # 3: zeros (and one point)
     shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
     shapes[0] = {"type": "trimesh", "trimesh": {"mesh": 1}}  # 16 elements, all in the file
     gltf["meshes"][1]["primitives"][0]["indices"] = 1
@@ -478,3 +485,56 @@ def test_gravity_volumes_sharing_a_mesh_read_it_once(clean_scene, tmp_path, capl
     meshes = {bpy.data.objects[name].gltf_physics.gravity_shape_object.data
               for name in ("Body", "G2")}
     assert len(meshes) == 1 and len(next(iter(meshes)).vertices) == 4
+
+
+def test_a_strip_or_fan_shape_mesh_is_read_as_its_triangles(clean_scene, tmp_path, caplog):
+    """A triangle strip was "unreadable (it has no triangles)": the body lost its collider."""
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    gltf["meshes"][1]["primitives"][0].update(indices=1, mode=5)
+    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
+    shapes[0] = {"type": "trimesh", "trimesh": {"mesh": 1}}
+    path = tmp_path / "strip.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    proxy = bpy.data.objects["Body"].gltf_physics.mesh_object
+    assert proxy is not None and len(proxy.data.polygons) == 10, said  # 12 indices: 10
+    assert not [line for line in said if "mesh" in line], said
+
+
+@pytest.mark.parametrize(("bad", "said_part"), [
+    ({"mode": 1}, "a primitive of lines has no triangles"),
+    ({"draco": True}, "a primitive is Draco-compressed, which is not decoded")])
+def test_a_primitive_giving_no_triangles_is_said_once_for_all_its_shapes(
+        clean_scene, tmp_path, caplog, bad, said_part):
+    """Three bodies share a mesh of a good and a bad primitive: the bad one was left out
+    silently (lines), or read as zeros, a point collider (Draco); alone, the mesh is
+    unreadable, said once for the three (it was said per shape)."""
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    wrong = {"attributes": {"POSITION": 0}, "indices": 1}
+    if bad.get("mode"):
+        wrong["mode"] = bad["mode"]
+    else:
+        gltf["accessors"].append({"componentType": 5126, "count": 4, "type": "VEC3"})
+        wrong = {"attributes": {"POSITION": 3},
+                 "extensions": {"KHR_draco_mesh_compression": {"bufferView": 0,
+                                                               "attributes": {"POSITION": 0}}}}
+    gltf["meshes"][1]["primitives"].append(wrong)
+    gltf["meshes"].append({"primitives": [wrong]})
+    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
+    for name, mesh in (("Two", 1), ("Lone", 2), ("Lone2", 2)):
+        shapes.append({"type": "convex", "convex": {"mesh": mesh}})
+        gltf["nodes"].append({"name": name, "extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic"}, "collider": {"shape": len(shapes) - 1}}}})
+        gltf["scenes"][0]["nodes"].append(len(gltf["nodes"]) - 1)
+    path = tmp_path / "parts.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    for name in ("Body", "Two"):
+        proxy = bpy.data.objects[name].gltf_physics.mesh_object
+        assert len(proxy.data.vertices) == 4 and max(v.co.length for v in proxy.data.vertices)
+    left_out = [line for line in said if "[mesh-part-left-out]" in line]
+    assert left_out == [f"gltf_physics: Body, Two: mesh 1: {said_part}: left out of the "
+                        "collider [mesh-part-left-out]"], said
+    lost = [line for line in said if "[proxy-mesh]" in line]
+    assert lost == [f"gltf_physics: Lone, Lone2: mesh 2 is unreadable ({said_part}): the "
+                    "shape has no mesh [proxy-mesh]"], said

@@ -428,8 +428,10 @@ def test_mesh_data_caps_each_accessor_each_mesh_and_the_whole_document() -> None
         data.mesh(1)
     with pytest.raises(ValueError, match="no valid count"):
         data.mesh(2)
-    read = [data.mesh(index) for index in range(3, 3 + MAX_DOCUMENT_COUNT // half)]
-    assert all(len(points) == half for points, _triangles in read)
+    read = range(3, 3 + MAX_DOCUMENT_COUNT // half)
+    for index in read:  # (claimed without data: counted, refused, nothing allocated)
+        with pytest.raises(ValueError, match="POSITION has no data"):
+            data.mesh(index)
     with pytest.raises(ValueError, match="from all meshes together"):
         data.mesh(3 + len(read))
 
@@ -459,7 +461,7 @@ def test_mesh_data_refuses_indices_outside_the_vertices(indices: list[int],
                        "count": 3}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
     }
-    with pytest.raises(ValueError, match="indices are not all within its 3 vertices"):
+    with pytest.raises(ValueError, match=r"indices (are not unsigned|pass its 3 vertices)"):
         MeshData(gltf, None, None).mesh(0)
 
 

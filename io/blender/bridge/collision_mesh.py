@@ -9,7 +9,17 @@ import numpy as np
 from mathutils import Matrix
 
 from ... import external_reader
-from ...mesh_data import MAX_ACCESSOR_COUNT, MAX_DOCUMENT_COUNT
+from ...diagnostics import Report, listing
+from ...mesh_data import (
+    DRACO,
+    INDEX_TYPES,
+    MAX_ACCESSOR_COUNT,
+    MAX_DOCUMENT_COUNT,
+    TRIANGLE_MODES,
+    mode_note,
+    position_problem,
+    triangle_corners,
+)
 from .. import gltf_compat
 
 #: the name suffix of a collision mesh (an import's proxy object, an export's built mesh)
@@ -94,18 +104,44 @@ class MeshClaims:
         self.read |= backed
 
 
+class MeshNotes:
+    """What an import's collision meshes lost, said once per mesh when the import is done
+    (a mesh shared by many shapes was said once per shape)."""
+
+    def __init__(self) -> None:
+        self.found: dict[Any, tuple[str, bool, list[str]]] = {}
+
+    def add(self, mesh_index: Any, owner: str, mesh: bpy.types.Mesh | None, why: str) -> None:
+        """Note a read (`read_collision_mesh`'s result) for `owner`'s shape."""
+        if mesh is None or why:
+            self.found.setdefault(mesh_index, (why, mesh is None, []))[2].append(owner)
+
+    def say(self, report: Report) -> None:
+        for index, (why, lost, owners) in self.found.items():
+            if lost:
+                report.warn("proxy-mesh", listing(owners, 3),
+                            f"mesh {index} is unreadable ({why}): the shape has no mesh")
+            else:
+                report.warn("mesh-part-left-out", listing(owners, 3),
+                            f"mesh {index}: {why}: left out of the collider")
+        self.found.clear()
+
+
 def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: MeshClaims
                         ) -> tuple[bpy.types.Mesh | None, str]:
-    """`blender_mesh_from_gltf`, for a file being imported: (the mesh, "") or (None, why it
-    could not be read), once per mesh and import (`claims.meshes`: every proxy and gravity
-    shape of that mesh shares it). A mesh only a shape uses was never read by the importer:
-    anything in it may be wrong, and nothing it merely claims is allocated."""
+    """`blender_mesh_from_gltf`, for a file being imported: (the mesh, what of it was left
+    out, or "") or (None, why it could not be read), once per mesh and import
+    (`claims.meshes`: every proxy and gravity shape of that mesh shares it). A mesh only a
+    shape uses was never read by the importer: anything in it may be wrong, and nothing it
+    merely claims is allocated."""
     known = type(mesh_index) is int
     if known and mesh_index in claims.meshes:
         return claims.meshes[mesh_index]
+    notes: list[str] = []
     try:
-        mesh = blender_mesh_from_gltf(gltf, mesh_index, name, claims)
-        found = mesh, "" if mesh is not None else "it has no triangles"
+        mesh = blender_mesh_from_gltf(gltf, mesh_index, name, claims, notes)
+        why = "; ".join(dict.fromkeys(notes))  # (said once each)
+        found = mesh, why if mesh is not None or why else "it has no triangles"
     except Exception as exc:  # a bad accessor, buffer or index: the add-on's reader raises
         found = None, str(exc) or type(exc).__name__
     if known:
@@ -114,15 +150,27 @@ def read_collision_mesh(gltf: Any, mesh_index: int, name: str, claims: MeshClaim
 
 
 def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
-                           claims: MeshClaims | None = None) -> bpy.types.Mesh | None:
-    """A Blender mesh from every triangle primitive of a glTF mesh (positions only; a
-    primitive repeating an earlier one's accessors adds nothing and is left out); raises
-    ValueError when its accessors claim more elements than `claims` allows."""
+                           claims: MeshClaims | None = None,
+                           notes: list[str] | None = None) -> bpy.types.Mesh | None:
+    """A Blender mesh from every triangle primitive of a glTF mesh (triangles, strips and
+    fans; positions only; a primitive repeating an earlier one's accessors adds nothing and
+    is left out); a primitive giving no triangles is left out, why said in `notes` (the
+    rules `MeshData` reads by). Raises ValueError when its accessors claim more elements
+    than `claims` allows."""
     meshes = gltf.data.meshes or []
     if not 0 <= mesh_index < len(meshes):
         return None
-    distinct = {_accessors_of(p): p for p in reversed(meshes[mesh_index].primitives or [])
-                if (p.attributes or {}).get("POSITION") is not None and p.mode in (None, 4)}
+    notes = [] if notes is None else notes
+    kept = []
+    for primitive in meshes[mesh_index].primitives or []:
+        if (primitive.attributes or {}).get("POSITION") is None:
+            continue
+        problem = _primitive_problem(gltf, primitive)
+        if problem:
+            notes.append(problem)
+        else:
+            kept.append(primitive)
+    distinct = {_accessors_of(p): p for p in reversed(kept)}
     primitives = list(reversed(distinct.values()))  # (the first of each, in file order)
     (claims or MeshClaims()).take(gltf, primitives)
     _refuse_outside_buffers(gltf, _accessor_indices(primitives))
@@ -132,15 +180,19 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
     for primitive in primitives:
         position = primitive.attributes["POSITION"]
         xyz = gltf_compat.read_accessor(gltf, position).reshape(-1, 3).astype(np.float64)
+        if not np.isfinite(xyz).all():
+            notes.append("a primitive's positions are not all finite numbers")
+            continue
         if primitive.indices is None:
-            tris = np.arange(len(xyz), dtype=np.int64)
+            order = np.arange(len(xyz), dtype=np.int64)
         else:
-            tris = gltf_compat.read_accessor(gltf, primitive.indices).astype(np.int64).ravel()
-        tris = tris[: len(tris) - len(tris) % 3].reshape(-1, 3)
-        if len(tris) and (tris.min() < 0 or tris.max() >= len(xyz)):
-            continue  # indices out of range: skip this primitive rather than crash
+            order = gltf_compat.read_accessor(gltf, primitive.indices).astype(np.int64).ravel()
+        if len(order) and (order.min() < 0 or order.max() >= len(xyz)):
+            notes.append(f"a primitive's indices pass its {len(xyz):,} vertices")
+            continue
         points.append(np.stack([xyz[:, 0], -xyz[:, 2], xyz[:, 1]], axis=1))
-        faces.append(tris + offset)
+        faces.append(triangle_corners(order, 4 if primitive.mode is None else primitive.mode)
+                     + offset)
         offset += len(xyz)
     if not points:
         return None
@@ -148,6 +200,33 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
     mesh.from_pydata(np.concatenate(points).tolist(), [], np.concatenate(faces).tolist())
     mesh.update()
     return mesh
+
+
+def _primitive_problem(gltf: Any, primitive: Any) -> str:
+    """Why a primitive gives no collider triangles before anything is read ("" if none):
+    its mode, a POSITION without data (Draco) or not VEC3, indices not unsigned integers."""
+    mode = 4 if primitive.mode is None else primitive.mode
+    if mode not in TRIANGLE_MODES:
+        return mode_note(mode)
+    accessors = gltf.data.accessors or []
+    position = _accessor(accessors, primitive.attributes["POSITION"])
+    if position is None:
+        return ""  # (the add-on's reader says what is wrong with it)
+    problem = position_problem(
+        position.type, position.buffer_view is not None or position.sparse is not None,
+        DRACO in (primitive.extensions or {}))
+    if problem:
+        return problem
+    indices = _accessor(accessors, primitive.indices)
+    if indices is not None and (indices.component_type not in INDEX_TYPES
+                                or indices.type != "SCALAR"
+                                or (indices.buffer_view is None and indices.sparse is None)):
+        return "a primitive's indices are not unsigned integers with data"
+    return ""
+
+
+def _accessor(accessors: list[Any], index: Any) -> Any:
+    return accessors[index] if type(index) is int and 0 <= index < len(accessors) else None
 
 
 def _accessor_indices(primitives: list[Any]) -> list[Any]:

@@ -40,7 +40,12 @@ from ...structure import (
 )
 from ...vehicle_model import VehicleScene
 from .. import gltf_compat
-from ..bridge.collision_mesh import COLLISION_SUFFIX, MeshClaims, read_collision_mesh
+from ..bridge.collision_mesh import (
+    COLLISION_SUFFIX,
+    MeshClaims,
+    MeshNotes,
+    read_collision_mesh,
+)
 from ..bridge.from_model import PropertyWriter
 from ..bridge.joint_bridge import body_of, own_world, write_settings
 from ..bridge.turned_nodes import TurnedBack
@@ -125,6 +130,7 @@ class PhysicsImportExtension:
         self.gravity = GravityScene()
         self.report = Report()
         self.claims = MeshClaims()
+        self.mesh_notes = MeshNotes()  # what the collision meshes lost, said at the end
         self.stand_ins: dict[int, bpy.types.Object | None] = {}  # bone node → its Empty
         #: (camera or light node, "joint"/"connected") → its frame Empty (`_node_frame`)
         self.node_frames: dict[tuple[int, str], bpy.types.Object] = {}
@@ -139,6 +145,7 @@ class PhysicsImportExtension:
         self.vehicles = VehicleScene()
         self.gravity = GravityScene()
         self.claims = MeshClaims()  # what collision meshes read beyond the file's data
+        self.mesh_notes = MeshNotes()
         self.stand_ins = {}
         self.node_frames = {}
         self.world_sides = None
@@ -207,6 +214,7 @@ class PhysicsImportExtension:
         except Exception as exc:
             LOG.exception("applying physics failed")
             self.report.warn("import-failed", "", f"physics skipped: {exc}")
+        self.mesh_notes.say(self.report)
 
     def _apply(self, gltf: Any, blender_scene: Any) -> None:
         if self.view is None or not (self.physics.nodes or self.vehicles.nodes):
@@ -231,9 +239,8 @@ class PhysicsImportExtension:
         def make_proxy(owner: bpy.types.Object, mesh_index: int) -> bpy.types.Object | None:
             mesh, why = read_collision_mesh(gltf, mesh_index, owner.name + COLLISION_SUFFIX,
                                             self.claims)
+            self.mesh_notes.add(mesh_index, owner.name, mesh, why)
             if mesh is None:
-                self.report.warn("proxy-mesh", owner.name,
-                                 f"mesh {mesh_index} is unreadable ({why}): the shape has no mesh")
                 return None
             return _collision_child(owner, owner.name + COLLISION_SUFFIX, mesh, IMPORT_PROXY)
 
@@ -334,7 +341,7 @@ class PhysicsImportExtension:
                     volume = TurnedBack(turn, True).gravity(volume)
                 write_gravity(obj, volume, f"/nodes/{index}", self.report,
                               make_shape_object=lambda owner, mesh: _gravity_shape_object(
-                                  gltf, owner, mesh, self.report, self.claims))
+                                  gltf, owner, mesh, self.mesh_notes, self.claims))
             except Exception as exc:
                 self._node_failed(index, exc)
 
@@ -626,13 +633,13 @@ def _v1_joint_frame(obj: bpy.types.Object, body_a: bpy.types.Object, report: Rep
     return frame
 
 
-def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any, report: Report,
-                          claims: MeshClaims) -> bpy.types.Object | None:
+def _gravity_shape_object(gltf: Any, owner: bpy.types.Object, mesh_index: Any,
+                          notes: MeshNotes, claims: MeshClaims) -> bpy.types.Object | None:
     """A collision-only child holding mesh `mesh_index`, the convex or triangle-mesh shape
     the owner's shaped gravity pulls towards (tagged as the importer's)."""
     mesh, why = read_collision_mesh(gltf, mesh_index, f"{owner.name}.gravity_shape", claims)
+    notes.add(mesh_index, owner.name, mesh, why)
     if mesh is None:
-        report.warn("proxy-mesh", owner.name, f"mesh {mesh_index} is unreadable ({why})")
         return None
     return _collision_child(owner, f"{owner.name}.gravity_shape", mesh, IMPORT_GRAVITY_SHAPE)
 
