@@ -538,3 +538,31 @@ def test_a_primitive_giving_no_triangles_is_said_once_for_all_its_shapes(
     lost = [line for line in said if "[proxy-mesh]" in line]
     assert lost == [f"gltf_physics: Lone, Lone2: mesh 2 is unreadable ({said_part}): the "
                     "shape has no mesh [proxy-mesh]"], said
+
+
+@pytest.mark.parametrize("broken", ["mesh index", "lines only"])
+def test_shaped_gravity_whose_shape_has_no_usable_mesh_pulls_nowhere(clean_scene, tmp_path,
+                                                                     caplog, broken):
+    """It came back pulling towards a 1×1×1 box the file never had (and the export wrote
+    that box); a shape that is no usable shape leaves no gravity, a mesh shape without its
+    mesh stays one, which Check Physics lists."""
+    gltf = gravity_file(0)
+    gltf["nodes"][0]["extensions"]["OMI_physics_gravity"] = {
+        "type": "shaped", "gravity": 9.8, "shaped": {"shape": 0}}
+    if broken == "mesh index":
+        gltf["extensions"]["OMI_physics_shape"]["shapes"][0]["convex"]["mesh"] = 77
+    else:
+        gltf["meshes"][1]["primitives"][0]["mode"] = 1
+    path = tmp_path / "shaped.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    props = bpy.data.objects["Body"].gltf_physics
+    if broken == "mesh index":
+        assert props.gravity_type == "NONE", said
+    else:
+        assert (props.gravity_type, props.gravity_shape_type, props.gravity_shape_object) \
+            == ("SHAPED", "CONVEX", None), said
+        bpy.ops.gltf_physics.validate()
+        assert ("Body", "gravity-shape-missing") in {
+            (p.obj, p.code) for p in bpy.context.scene.gltf_physics.problems}
+    assert not [line for line in said if "not-kept" in line], said

@@ -189,7 +189,9 @@ def world_gravity_of(scene: bpy.types.Scene, yup: bool = True) -> WorldGravity |
 def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, report: Report,
                   yup: bool = True, make_shape_object: MakeShapeObject | None = None) -> None:
     """Set the object's gravity settings from a volume (glTF axes); a convex or
-    triangle-mesh shape gets the mesh object `make_shape_object` makes from the file's mesh."""
+    triangle-mesh shape gets the mesh object `make_shape_object` makes from the file's mesh
+    (without one, it pulls nowhere: as the file, said by the decoder or the mesh's reading,
+    and by Check Physics). A shaped volume without a shape has no effect: none is set."""
     props = obj.gltf_physics
     props.gravity_type = GRAVITY_ITEM[volume.kind]
     low, high = STORED_PRIORITY
@@ -212,11 +214,8 @@ def write_gravity(obj: bpy.types.Object, volume: Gravity, where: Hashable, repor
         if shape is not None and shape.kind not in ANALYTIC_SHAPED and shape.mesh is not None \
                 and make_shape_object is not None:
             source = make_shape_object(obj, shape.mesh)
-        if shape is None or (shape.kind not in ANALYTIC_SHAPED and source is None):
-            what = "no shape" if shape is None else f"a {shape.kind} shape without a mesh"
-            report.warn("gravity-shape-not-kept", str(where),
-                        f"shaped gravity towards {what} is not kept: the object pulls towards "
-                        "the default box; pick its shape in the Gravity panel")
+        if shape is None:  # (said by the decoder: it has no effect, nor has it here)
+            props.gravity_type = "NONE"
             return
         props.gravity_shape_type = SHAPE_ITEM[shape.kind]
         props.gravity_shape_name = shape.name
