@@ -566,3 +566,31 @@ def test_shaped_gravity_whose_shape_has_no_usable_mesh_pulls_nowhere(clean_scene
         assert ("Body", "gravity-shape-missing") in {
             (p.obj, p.code) for p in bpy.context.scene.gltf_physics.problems}
     assert not [line for line in said if "not-kept" in line], said
+
+
+@pytest.mark.parametrize("case", ["child", "parent"])
+def test_an_orphan_geometry_nodes_children_and_parents_stay_out_of_the_scene(
+        clean_scene, tmp_path, case):
+    """A KHR geometry.node target outside every scene with a mesh child below it (or an
+    empty parent above it) came back as visible objects, written into the scene on the
+    next export: the file's collision-only geometry became rendered."""
+    rock = h.set_physics(h.mesh_object("Rock", "cube"), motion_type="DYNAMIC")
+    h.set_physics(h.empty_object("Crate", (3, 0, 0)), motion_type="DYNAMIC",
+                  shape_type="CONVEX", mesh_source="OBJECT").gltf_physics.mesh_object = rock
+    gltf = h.export(tmp_path / "node.gltf", "KHR", "NODE")
+    crate = next(n for n in gltf["nodes"] if n["name"] == "Crate")
+    target = crate["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]["node"]
+    extra = len(gltf["nodes"])
+    if case == "child":
+        gltf["nodes"].append({"name": "ExtraPiece", "mesh": gltf["nodes"][target]["mesh"],
+                              "translation": [0, 1, 0]})
+        gltf["nodes"][target]["children"] = [extra]
+    else:
+        gltf["nodes"].append({"name": "PhysicsMeshes", "children": [target]})
+    path = tmp_path / "orphans.gltf"
+    path.write_text(json.dumps(gltf))
+    h.import_file(path)
+    assert {"ExtraPiece", "PhysicsMeshes"}.isdisjoint(bpy.data.objects.keys())
+    again = h.export(tmp_path / "again.gltf", "KHR", "NODE")
+    in_scene = {again["nodes"][i]["name"] for i in again["scenes"][0]["nodes"]}
+    assert in_scene == {"Rock", "Crate"}, in_scene

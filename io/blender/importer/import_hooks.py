@@ -453,11 +453,30 @@ class PhysicsImportExtension:
         if len(in_scene) == len(self.view.nodes):
             return  # every node is in a scene (the usual file): no orphans to look for
         targets = {target for _node, target in geometry_node_refs(self.view)}  # (as decoded)
+        parents = self.view.parents() if targets - in_scene else {}
         for index in targets - in_scene:
-            obj = _object_of(gltf, index)
-            if obj is not None and not obj.children:
-                self._remove_orphan(gltf, index, obj)
+            # the target's subtree (its meshes on nodes below, which no scene draws), then
+            # its orphan parents left empty: as objects, all would be exported as visible
+            for node in [*reversed(list(self.view.descendants(index))), index]:
+                self._remove_orphan_part(gltf, node, node == index)
+            parent = parents.get(index)
+            while parent is not None and parent not in in_scene:
+                obj = _object_of(gltf, parent)
+                if obj is None or obj.data is not None or not self._remove_orphan_part(
+                        gltf, parent, False):
+                    break
+                parent = parents.get(parent)
         _mark_if_emptied(gltf)
+
+    def _remove_orphan_part(self, gltf: Any, index: int, target: bool) -> bool:
+        """Remove the object of orphan node `index` when nothing of it is left to keep (no
+        children; no physics, unless it is the `target` itself, whose mesh its collider
+        now holds): whether it was removed."""
+        obj = _object_of(gltf, index)
+        if obj is None or obj.children or (not target and index in self.physics.nodes):
+            return False
+        self._remove_orphan(gltf, index, obj)
+        return True
 
     def _remove_orphan(self, gltf: Any, index: int, obj: bpy.types.Object) -> None:
         """Delete the object of orphan node `index` with its mesh (both made by this import;
