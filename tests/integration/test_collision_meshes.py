@@ -180,3 +180,21 @@ def test_colliders_the_gpu_instances_option_merges_away_are_said(clean_scene, tm
     lines = [r.getMessage() for r in caplog.records
              if r.getMessage().endswith("[gpu-instanced-physics]")]
     assert len(lines) == 1 and "merged Rock, Rock1, Rock2 and 1 more" in lines[0], lines
+
+
+def test_a_shape_on_a_skinned_mesh_is_said(clean_scene, tmp_path, caplog):
+    """The exporter writes a skinned mesh's node without a place of its own (the rig's
+    frame): its convex collider landed 1.4 m off, unsaid."""
+    rig = h.armature_object("Rig", [("Bone", (0, 0, -1), (0, 0, 1), None)])
+    rig.location = (2, 0, 0)
+    prop = h.mesh_object("Prop", "cube", location=(3, 1, 0))
+    bpy.context.view_layer.update()
+    prop.parent, prop.matrix_parent_inverse = rig, rig.matrix_world.inverted()
+    prop.vertex_groups.new(name="Bone").add(list(range(8)), 1.0, "REPLACE")
+    prop.modifiers.new("Armature", "ARMATURE").object = rig
+    h.set_physics(prop, motion_type="DYNAMIC", shape_type="CONVEX")
+    bpy.context.view_layer.update()
+    with caplog.at_level(logging.WARNING):
+        h.export(tmp_path / "out.gltf", "KHR")
+    assert [r for r in caplog.records if r.getMessage().endswith("[skinned-shape]")
+            and "Prop: a skinned mesh's node" in r.getMessage()]

@@ -520,6 +520,11 @@ class PhysicsExportExtension(JointExport):
                                            needs_mass)
         if self.libraries and props.use_filter and props.shape_type != "NONE":
             self._say_library_layers(obj)
+        if node.skin is not None and props.shape_type != "NONE" and shape_node is node:
+            self.report.warn("skinned-shape", obj.name, "a skinned mesh's node has no place of "
+                             "its own in glTF (its skin's joints place its vertices), so its "
+                             "shape is not where Blender shows it: put the shape on an object "
+                             "parented to a bone")
         members: tuple[Any, ...] = ()
         if props.is_compound_trigger:
             members = compound_trigger_members(obj)
