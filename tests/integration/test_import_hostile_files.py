@@ -594,3 +594,22 @@ def test_an_orphan_geometry_nodes_children_and_parents_stay_out_of_the_scene(
     again = h.export(tmp_path / "again.gltf", "KHR", "NODE")
     in_scene = {again["nodes"][i]["name"] for i in again["scenes"][0]["nodes"]}
     assert in_scene == {"Rock", "Crate"}, in_scene
+
+
+def test_a_compound_trigger_listing_a_node_not_below_it_is_said(clean_scene, tmp_path,
+                                                                caplog):
+    gltf = copy.deepcopy(UNUSED_MESH_SHAPE)
+    part = {"OMI_physics_body": {"trigger": {"shape": 1}}}
+    gltf["nodes"] = [
+        {"name": "Zone", "children": [1], "extensions": {
+            "OMI_physics_body": {"trigger": {"nodes": [1, 2]}}}},
+        {"name": "Part", "extensions": copy.deepcopy(part)},
+        {"name": "Crate", "translation": [3, 0, 0], "extensions": copy.deepcopy(part)}]
+    gltf["scenes"][0]["nodes"] = [0, 2]
+    path = tmp_path / "outside.gltf"
+    path.write_text(json.dumps(gltf))
+    said = import_logged(path, caplog)
+    assert [line for line in said if "[trigger-member-outside]" in line] == [
+        "gltf_physics: /nodes/0: the compound trigger lists node 2, not below it: no member "
+        "of it here [trigger-member-outside]"], said
+    assert bpy.data.objects["Part"].gltf_physics.join_compound_trigger

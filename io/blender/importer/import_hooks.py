@@ -494,13 +494,21 @@ class PhysicsImportExtension:
                 children.remove(index)
 
     def _mark_compound_members(self, gltf: Any) -> None:
-        """Descendant triggers that a compound trigger does not list stay out of it."""
+        """Descendant triggers that a compound trigger does not list stay out of it; a
+        listed node not below it is no member (Blender's members are its descendants:
+        said)."""
         assert self.view is not None
         for index, physics in self.physics.nodes.items():
             trigger = physics.trigger
             if trigger is None or trigger.shape is not None:
                 continue
-            for descendant in self.view.descendants(index):
+            below = set(self.view.descendants(index))
+            outside = [str(node) for node in trigger.nodes if node not in below]
+            if outside:
+                self.report.warn("trigger-member-outside", f"/nodes/{index}",
+                                 f"the compound trigger lists node {', '.join(outside)}, not "
+                                 "below it: no member of it here")
+            for descendant in below:
                 member = self.physics.nodes.get(descendant)
                 if member is None or member.trigger is None or member.trigger.shape is None:
                     continue
