@@ -27,6 +27,8 @@ TRIANGLE_MODES: Final = frozenset({4, 5, 6})
 OTHER_MODES: Final = {0: "points", 1: "lines", 2: "a line loop", 3: "a line strip"}
 #: Index component types (unsigned integers).
 INDEX_TYPES: Final = frozenset({5121, 5123, 5125})
+#: Why a primitive without a POSITION attribute gives no collider points.
+NO_POSITION: Final = "a primitive has no POSITION"
 #: The extension that compresses a primitive's attributes out of its accessors.
 DRACO: Final = "KHR_draco_mesh_compression"
 
@@ -176,6 +178,8 @@ class MeshData:
         mode = primitive.get("mode", 4)
         if mode not in TRIANGLE_MODES:
             return mode_note(mode)
+        if "POSITION" not in (primitive.get("attributes") or {}):
+            return NO_POSITION
         position = self.gltf["accessors"][primitive["attributes"]["POSITION"]]
         problem = position_problem(
             position.get("type"), "bufferView" in position or "sparse" in position,
@@ -201,7 +205,8 @@ class MeshData:
         """Counts mesh `index`'s elements against the caps before any is read."""
         total = 0
         for primitive in self.gltf["meshes"][index].get("primitives", []):
-            if primitive.get("mode", 4) not in TRIANGLE_MODES:
+            if primitive.get("mode", 4) not in TRIANGLE_MODES \
+                    or "POSITION" not in (primitive.get("attributes") or {}):
                 continue
             total += self.count(primitive["attributes"]["POSITION"])
             if "indices" in primitive:

@@ -132,3 +132,11 @@ def test_the_checker_and_the_converter_say_a_primitive_left_out() -> None:
     report = Report()
     convert_document(gltf, "KHR", report=report)
     assert [i.where for i in report.issues if i.code == "mesh-part-left-out"] == ["/meshes/0"]
+
+
+def test_a_primitive_without_position_is_said() -> None:
+    """It raised KeyError('POSITION') and the checker gave no reason."""
+    gltf = document(QUAD[:3], None)
+    gltf["meshes"][0]["primitives"].insert(0, {"attributes": {"NORMAL": 0}})
+    meshes = MeshData(gltf, None, None)
+    assert len(meshes.mesh(0)[1]) == 1 and meshes.notes[0] == ["a primitive has no POSITION"]

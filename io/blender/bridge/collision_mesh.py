@@ -15,6 +15,7 @@ from ...mesh_data import (
     INDEX_TYPES,
     MAX_ACCESSOR_COUNT,
     MAX_DOCUMENT_COUNT,
+    NO_POSITION,
     TRIANGLE_MODES,
     mode_note,
     position_problem,
@@ -163,9 +164,8 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
     notes = [] if notes is None else notes
     kept = []
     for primitive in meshes[mesh_index].primitives or []:
-        if (primitive.attributes or {}).get("POSITION") is None:
-            continue
-        problem = _primitive_problem(gltf, primitive)
+        problem = NO_POSITION if (primitive.attributes or {}).get("POSITION") is None \
+            else _primitive_problem(gltf, primitive)
         if problem:
             notes.append(problem)
         else:
