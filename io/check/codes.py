@@ -51,6 +51,7 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
     "pilot-seat-not-a-seat": ("error", "a pilotSeat node without OMI_seat"),
     "geometry-node-no-mesh": ("error", "a KHR geometry.node without a mesh on or below it"),
     "bad-vector": ("error", "an OMI motion vector or seat point of the wrong length"),
+    "degenerate-shape": ("error", "a KHR implicit shape without extent (both capsule radii 0)"),
     "shape-other-part": ("error", "a KHR shape with another type's object (a box's 'sphere')"),
     "json-not-strict": ("error", "JSON glTF forbids: a byte order mark, a key given twice"),
     "resource-refused": ("error", "a buffer or image not read: outside the file's folder, "

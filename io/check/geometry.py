@@ -61,7 +61,8 @@ class Sizes:
 
 
 def check_shapes(facts: Facts, report: Report) -> None:
-    """`degenerate-size` and `short-capsule` for each analytic shape of every pool, and
+    """`degenerate-size` and `short-capsule` for each analytic shape of every pool (a current
+    KHR shape without extent: `degenerate-shape`, an error), and
     `shape-other-part` for a current KHR shape carrying another type's object."""
     for pool in POOLS:
         shapes = as_list(facts.root(pool.extension).get(pool.key))
@@ -72,7 +73,10 @@ def check_shapes(facts: Facts, report: Report) -> None:
             sizes = shape_sizes(as_dict(shape), pool)
             if sizes is None:
                 continue  # not analytic, or malformed (the schema rules report it)
-            if rules.is_degenerate(sizes.critical):
+            if pool.extension == "KHR_implicit_shapes" and min(sizes.critical) <= 0:
+                report.add("error", "degenerate-shape", where, f"the {sizes.kind} has no extent "
+                           "(KHR_implicit_shapes prohibits degenerate shapes)")
+            elif rules.is_degenerate(sizes.critical):
                 _add(report, rules.DEGENERATE_SIZE, where, kind=sizes.kind)
             elif sizes.kind == "capsule" and rules.is_short_capsule(sizes.full_height,
                                                                      sizes.diameter):

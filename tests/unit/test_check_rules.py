@@ -230,7 +230,7 @@ def test_degenerate_and_short_shapes_in_every_layout() -> None:
         ("degenerate-size", "/extensions/OMI_physics_shape/shapes/0"),
         ("short-capsule", "/extensions/OMI_physics_shape/shapes/1"),
         ("short-capsule", "/extensions/KHR_implicit_shapes/shapes/0"),
-        ("degenerate-size", "/extensions/KHR_implicit_shapes/shapes/2"),
+        ("degenerate-shape", "/extensions/KHR_implicit_shapes/shapes/2"),  # (prohibited)
         ("short-capsule", "/extensions/OMI_collider/colliders/0"),
         ("mixed-families", ""),
         ("legacy-omi-collider", "/extensions/OMI_collider"),
