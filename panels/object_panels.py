@@ -3,6 +3,7 @@
 
 import bpy
 
+from ..io.blender.bridge.fitting import FITTABLE_TYPES
 from ..io.blender.bridge.joint_bridge import body_of
 from ..io.blender.settings.properties import MESH_SHAPE_ITEMS
 from .field_rows import draw_fields
@@ -108,8 +109,11 @@ class GLTF_PHYSICS_PT_shape(_PhysicsTab, bpy.types.Panel):
             layout.operator("gltf_physics.convex_decompose", icon="MOD_EXPLODE")
         else:
             layout.prop(props, "size_mode")
+            unfitted = props.size_mode == "FIT" and context.object.type not in FITTABLE_TYPES
+            if unfitted:  # (an Empty: Fit to Mesh has nothing to fit, the values are written)
+                layout.label(text="No mesh to fit: the values below are written", icon="INFO")
             column = layout.column()
-            column.enabled = props.size_mode == "CUSTOM"
+            column.enabled = props.size_mode == "CUSTOM" or unfitted
             for name in SIZE_FIELDS.get(props.shape_type, ()):  # ('' when unknown)
                 column.prop(props, name)
             column.prop(props, "shape_offset")

@@ -300,3 +300,29 @@ def test_a_hidden_active_object_beside_a_selection_is_left_alone(clean_scene, to
     assert getattr(bpy.ops.gltf_physics, tool)(**options) == {"FINISHED"}
     assert (hidden.gltf_physics.shape_type, list(hidden.children)) == ("BOX", [])
     assert bpy.data.objects["Rock"].children
+
+
+@pytest.mark.parametrize(("kind", "editable"), [("EMPTY", True), ("MESH", False)])
+def test_an_empty_fit_to_mesh_shows_the_sizes_it_writes_editable(clean_scene, kind, editable):
+    """On an Empty (an instancer given a box by Copy Physics), Fit to Mesh has nothing to fit
+    and the greyed-out 1 m sizes were written, unsaid."""
+    panels = importlib.import_module(f"{MODULE}.panels.object_panels")
+    obj = h.mesh_object("Thing") if kind == "MESH" else h.empty_object("Thing")
+    h.set_physics(obj, shape_type="BOX", size_mode="FIT")
+
+    class Layout:
+        def __init__(self) -> None:
+            self.labels: list[str] = []
+            self.enabled = True
+
+        def label(self, text: str = "", **_options) -> None:
+            self.labels.append(text)
+
+        def __getattr__(self, _name: str):
+            return lambda *args, **kw: self
+
+    layout = Layout()
+    panels.GLTF_PHYSICS_PT_shape.draw(types.SimpleNamespace(layout=layout),
+                                      types.SimpleNamespace(object=obj))
+    assert layout.enabled is editable
+    assert bool(layout.labels) is editable
