@@ -4,7 +4,7 @@
 import bpy
 
 from ..io.blender.tools.editable import poll_refusal, refuse
-from ..io.blender.tools.hull_proxy import apply_hull, own_proxy, read_hull
+from ..io.blender.tools.hull_proxy import apply_hull, own_proxy, read_hull, settle_mesh_names
 from ..io.blender.tools.ownership import HULL_PROXY, pointer_users, remove_meshes
 from ..io.hull import ENGINE_MAX_POINTS
 from .context_checks import chosen_objects, has_scene
@@ -54,6 +54,7 @@ class GLTF_PHYSICS_OT_simplify_hull(bpy.types.Operator):
                 errors.append(apply_hull(obj, plan, notes, old_meshes))
                 wm.progress_update(len(targets) + number + 1)
             remove_meshes(old_meshes, HULL_PROXY)
+            settle_mesh_names([obj for obj, _plan in plans])
         finally:
             wm.progress_end()
         if flat:

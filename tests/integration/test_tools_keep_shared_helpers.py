@@ -286,3 +286,14 @@ def test_from_native_twice_reuses_the_joint_empty_it_made(clean_scene):
     assert [o for o in bpy.data.objects if ownership.made_by(o, ownership.NATIVE_JOINT)] \
         == [holder]
     assert "UNDO" in bpy.types.GLTF_PHYSICS_OT_from_native.bl_options
+
+
+def test_a_refilled_hull_keeps_its_mesh_name_run_after_run(clean_scene):
+    """The refilled proxy's mesh was named Rock.hull.001, Rock.hull, Rock.hull.001…"""
+    rock = h.set_physics(h.mesh_object("Rock", "monkey"), motion_type="DYNAMIC")
+    for _run in range(3):
+        for obj in bpy.context.view_layer.objects:
+            obj.select_set(obj == rock)
+        bpy.context.view_layer.objects.active = rock
+        assert bpy.ops.gltf_physics.simplify_hull() == {"FINISHED"}
+        assert rock.gltf_physics.mesh_object.data.name == "Rock.hull"

@@ -87,6 +87,18 @@ def read_hull(obj: bpy.types.Object, max_points: int, source: bpy.types.Object |
     return HullPlan(result, proxy, shared, parts)
 
 
+def settle_mesh_names(objects: list[bpy.types.Object]) -> None:
+    """Give each object's refilled hull mesh its proxy's name once the old mesh is gone (it
+    took `.001` beside the old one: run after run, the names alternated)."""
+    for obj in objects:
+        proxy = obj.gltf_physics.mesh_object
+        mesh = proxy.data if proxy is not None else None
+        name = f"{obj.name}{HULL_SUFFIX}"
+        if isinstance(mesh, bpy.types.Mesh) and made_by(mesh, HULL_PROXY) \
+                and mesh.name != name and bpy.data.meshes.get(name) is None:
+            mesh.name = name
+
+
 def apply_hull(obj: bpy.types.Object, plan: HullPlan, notes: list[str] | None = None,
                old_meshes: list[bpy.types.Mesh] | None = None) -> float:
     """Make (or refill) `obj`'s proxy from its plan and give `obj` the Convex Hull shape;
