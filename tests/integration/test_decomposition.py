@@ -286,7 +286,7 @@ def test_esc_kills_the_child_at_once_and_queued_objects_never_start(
     assert len(children) == 1 and state_of_blend() == before  # "Queued" never started
 
 
-@pytest.mark.parametrize("change", ["mesh", "shape", "part in edit mode"])
+@pytest.mark.parametrize("change", ["mesh", "shape", "part in edit mode", "unlinked"])
 def test_an_object_changed_while_it_runs_is_left_as_it_was(clean_scene, bridge, core, change):
     """The modal run reads the mesh when it starts and Blender stays usable: a mesh edited
     meanwhile got parts of the old mesh, a Box set meanwhile was replaced, an old part in
@@ -304,6 +304,9 @@ def test_an_object_changed_while_it_runs_is_left_as_it_was(clean_scene, bridge, 
         torus.data.update()
     elif change == "shape":
         torus.gltf_physics.shape_type = "BOX"
+    elif change == "unlinked":  # (its parts went to the current scene without it)
+        for collection in torus.users_collection:
+            collection.objects.unlink(torus)
     else:
         select_only(parts_of(torus)[0])
         bpy.ops.object.mode_set(mode="EDIT")

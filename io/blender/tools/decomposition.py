@@ -444,6 +444,8 @@ class DecompositionRun:
                 continue
             name = obj.name  # (renamed while it ran, perhaps)
             problem = editable_problem(obj) or replace_problem(obj) \
+                or ("it was unlinked from every collection while it was decomposed"
+                    if not obj.users_collection else "") \
                 or changed_since(source, obj, bpy.context.evaluated_depsgraph_get())
             if problem:  # (changed while it ran: newer work is never replaced)
                 self.errors.append(f"{name} was left as it was: {problem} (run the "
