@@ -78,12 +78,18 @@ def test_an_instanced_wheel_kit_under_a_vehicle_is_no_problem(clean_scene, car_i
     assert [p for p in listed() if p[1] == "part-outside-vehicle"] == []
 
 
-def test_a_wheel_kit_placed_once_outside_a_vehicle_is_said(clean_scene):
+@pytest.mark.parametrize("outside", ["instance", "kit in the scene"])
+def test_a_wheel_kit_placed_once_outside_a_vehicle_is_said(clean_scene, outside):
+    """Placed by a second instance on the ground, or written where it is by a kit collection
+    linked into the scene (the default export writes it, excluded or not)."""
     kit = wheel_kit()
     car = h.set_physics(h.mesh_object("Car", "cube"), motion_type="DYNAMIC", shape_type="BOX",
                         is_vehicle=True)
     instancer("Slot", kit, car)
-    instancer("Spare", kit)  # (on the ground: its wheel has no vehicle)
+    if outside == "instance":
+        instancer("Spare", kit)  # (on the ground: its wheel has no vehicle)
+    else:
+        bpy.context.scene.collection.children.link(kit)
     assert ("WheelPhys", "part-outside-vehicle", "") in listed()
 
 

@@ -92,21 +92,30 @@ def _check(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> list[Prob
     # (objects, not names: a linked one may share one); a collection's objects that an
     # instancer of the view layer places are exported with each instance
     exported = set(view_layer.objects) | set(instance_counts(view_layer.objects))
-    instancers: dict[bpy.types.Collection, list[bpy.types.Object]] = {}
+    placing = _Placing(set(scene.objects))
     for obj in exported:
         if obj.instance_type == "COLLECTION" and obj.instance_collection is not None:
-            instancers.setdefault(obj.instance_collection, []).append(obj)
+            placing.instancers.setdefault(obj.instance_collection, []).append(obj)
     problems: list[Problem] = []
     layers = len(scene.gltf_physics.layers)
     for obj in objects:
         problems.extend(replace(problem, target=obj) for problem in _object_problems(
-            obj, fmt, obj in exported, layers, depsgraph, instancers))
+            obj, fmt, obj in exported, layers, depsgraph, placing))
     return problems
 
 
+@dataclass
+class _Placing:
+    """Where a scene's export writes objects: its own objects (each where it is, the
+    default export writing excluded collections' too) and the collection instances."""
+
+    own: set[bpy.types.Object]
+    instancers: dict[bpy.types.Collection, list[bpy.types.Object]] = field(
+        default_factory=dict)
+
+
 def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int,
-                     depsgraph: bpy.types.Depsgraph,
-                     instancers: dict[bpy.types.Collection, list[bpy.types.Object]]
+                     depsgraph: bpy.types.Depsgraph, placing: "_Placing"
                      ) -> Iterator[Problem]:
     props = obj.gltf_physics
     tagged = (props.motion_type != "NONE" or props.shape_type != "NONE"
@@ -133,7 +142,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
     if pilot is not None and not pilot.gltf_physics.is_seat:
         yield Problem(obj.name, "pilot-seat-not-a-seat", f"its pilot seat {pilot.name} is not "
                       "marked Seat: the vehicle is written without a pilot seat")
-    if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, instancers):
+    if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, placing):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))
     for rule, values in gravity_findings(obj):  # OMI_physics_gravity (io/blender/gravity)
@@ -268,21 +277,21 @@ def _motion_kind(obj: bpy.types.Object | None) -> str | None:
     return obj.gltf_physics.motion_type.lower()
 
 
-def _placed_under_vehicle(obj: bpy.types.Object,
-                          instancers: dict[bpy.types.Collection, list[bpy.types.Object]],
-                          depth: int = 0) -> bool:
+def _placed_under_vehicle(obj: bpy.types.Object, placing: _Placing, depth: int = 0) -> bool:
     """Whether every place the export writes `obj` has a vehicle body above it: its parents,
     and for an object of an instanced collection (a wheel kit) each instancer placing it,
-    itself or above it."""
+    itself or above it; a kit object in the scene itself is written there too."""
     ancestors = list(_ancestors(obj))
     if rules.under_vehicle(ancestors, _is_vehicle):
         return True
     top = ancestors[-1] if ancestors else obj
-    placing = [instancer for kit, found in instancers.items() if top in kit.all_objects[:]
-               for instancer in found]
-    return bool(placing) and depth < MAX_INSTANCE_DEPTH and all(
-        _is_vehicle(instancer) or _placed_under_vehicle(instancer, instancers, depth + 1)
-        for instancer in placing)
+    if top in placing.own:  # (written where it is, with no vehicle above it)
+        return False
+    instancers = [instancer for kit, found in placing.instancers.items()
+                  if top in kit.all_objects[:] for instancer in found]
+    return bool(instancers) and depth < MAX_INSTANCE_DEPTH and all(
+        _is_vehicle(instancer) or _placed_under_vehicle(instancer, placing, depth + 1)
+        for instancer in instancers)
 
 
 def _ancestors(obj: bpy.types.Object) -> Iterator[bpy.types.Object]:
