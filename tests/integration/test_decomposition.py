@@ -320,6 +320,37 @@ def test_an_object_changed_while_it_runs_is_left_as_it_was(clean_scene, bridge, 
     assert kind == "ERROR" and message.startswith("Torus was left as it was: ")
 
 
+@pytest.mark.parametrize("change", ["excluded", "edit mode, untouched", "disabled"])
+def test_an_object_only_looked_at_while_it_runs_gets_its_parts(clean_scene, bridge, core,
+                                                               change):
+    """The check re-read the evaluated mesh in the context's view layer: an object excluded,
+    in Edit Mode with a Decimate modifier, or disabled in viewports was "edited", and
+    minutes of CoACD work were thrown away."""
+    torus = torus_object(motion_type="DYNAMIC", shape_type="TRIMESH", segments=12, rings=6)
+    torus.modifiers.new("Less", "DECIMATE").ratio = 0.9
+    settings = core.Settings(threshold=0.2, resolution=300, max_parts=3)
+    reports = []
+    event = modal_operator(bridge.DecompositionRun.prepare(
+        [torus], settings, bpy.context.evaluated_depsgraph_get()), reports)
+    if change == "excluded":
+        holder = bpy.data.collections.new("Holder")
+        bpy.context.scene.collection.children.link(holder)
+        holder.objects.link(torus)
+        bpy.context.scene.collection.objects.unlink(torus)
+        bpy.context.view_layer.layer_collection.children["Holder"].exclude = True
+    elif change == "edit mode, untouched":
+        select_only(torus)
+        bpy.ops.object.mode_set(mode="EDIT")
+    else:
+        torus.hide_viewport = True
+    while (result := event("TIMER")) == {"RUNNING_MODAL"}:
+        time.sleep(0.05)
+    if change == "edit mode, untouched":
+        bpy.ops.object.mode_set(mode="OBJECT")
+    assert result == {"FINISHED"}, reports
+    assert parts_of(torus)
+
+
 def test_greyed_out_with_the_reason_where_coacd_is_missing(clean_scene, core, monkeypatch):
     torus = torus_object()
     select_only(torus)

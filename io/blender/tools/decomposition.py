@@ -13,7 +13,7 @@ trigger becomes a compound trigger of trigger parts.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 import bpy
@@ -73,6 +73,7 @@ class Source:
     check: MeshCheck
     uid: int = 0  # the object's session_uid: its name may be a linked object's too
     shape: tuple = ()  # the object's shape settings when read (`shape_settings`)
+    mesh: Hashable = None  # its mesh when read (`mesh_print`)
 
 
 def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source:
@@ -91,7 +92,29 @@ def read_source(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> Source
     else:
         vertices, triangles = data[0].astype(np.float64), data[1]
     return Source(obj.name, vertices, triangles, scale, check_mesh(vertices, triangles),
-                  obj.session_uid, shape_settings(obj))
+                  obj.session_uid, shape_settings(obj), mesh_print(obj))
+
+
+def mesh_print(obj: bpy.types.Object) -> Hashable:
+    """What the mesh a decomposition of `obj` reads is made of, as stored (not evaluated:
+    the same in any scene or view layer): its vertices and faces, shape key values,
+    modifiers and place beside `obj`; None for a curve or text (not compared)."""
+    source = collider_mesh(obj)
+    if source.type != "MESH":
+        return None
+    if source.mode == "EDIT":  # (the edit, which Blender keeps aside until Object Mode)
+        source.update_from_editmode()
+    data = source.data
+    points = np.empty(len(data.vertices) * 3, dtype=np.float32)
+    data.vertices.foreach_get("co", points)
+    corners = np.empty(len(data.loops), dtype=np.int32)
+    data.loops.foreach_get("vertex_index", corners)
+    keys = data.shape_keys
+    place = () if source == obj else tuple(
+        value for row in obj.matrix_world.inverted_safe() @ source.matrix_world for value in row)
+    return (source.session_uid, hash(points.tobytes()), hash(corners.tobytes()),
+            len(data.polygons), tuple(k.value for k in keys.key_blocks) if keys else (),
+            tuple((m.name, m.type, m.show_viewport) for m in source.modifiers), place)
 
 
 def shape_settings(obj: bpy.types.Object) -> tuple:
@@ -110,18 +133,14 @@ def _left_by_a_run(obj: bpy.types.Object) -> bool:
         and all(made_by(part, CONVEX_PART, obj) for part in parts)
 
 
-def changed_since(source: Source, obj: bpy.types.Object,
-                  depsgraph: bpy.types.Depsgraph) -> str:
+def changed_since(source: Source, obj: bpy.types.Object) -> str:
     """What the artist changed of `obj` after `source` was read ("" for nothing): the parts
     would replace newer work or be of an old mesh."""
-    if shape_settings(obj) != source.shape and not _left_by_a_run(obj):
-        return "its shape was changed while it was decomposed"
-    now = read_source(obj, depsgraph)
-    same = now.triangles.shape == source.triangles.shape \
-        and np.array_equal(now.triangles, source.triangles) \
-        and np.allclose(now.vertices / now.scale, source.vertices / source.scale,
-                        rtol=1e-6, atol=1e-9)
-    return "" if same else "its mesh was edited while it was decomposed"
+    if shape_settings(obj) != source.shape:  # (another run's parts: replaced, as a re-run's)
+        return "" if _left_by_a_run(obj) else "its shape was changed while it was decomposed"
+    if mesh_print(obj) != source.mesh:
+        return "its mesh or modifiers were changed while it was decomposed"
+    return ""
 
 
 def object_by_uid(uid: int) -> bpy.types.Object | None:
@@ -446,7 +465,7 @@ class DecompositionRun:
             problem = editable_problem(obj) or replace_problem(obj) \
                 or ("it was unlinked from every collection while it was decomposed"
                     if not obj.users_collection else "") \
-                or changed_since(source, obj, bpy.context.evaluated_depsgraph_get())
+                or changed_since(source, obj)
             if problem:  # (changed while it ran: newer work is never replaced)
                 self.errors.append(f"{name} was left as it was: {problem} (run the "
                                    "decomposition again)")
