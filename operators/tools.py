@@ -53,6 +53,7 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
         if kept is not None:
             self.report({"ERROR"}, f"{kept}; nothing was changed")
             return {"CANCELLED"}
+        left_out = _other_roles(source, others) if others else ""  # (roles before the copy)
         without_links: dict[str, list[str]] = {}
         kept_links: dict[str, list[str]] = {}
         slots = {target: filter_slots(target) for target in targets}
@@ -68,8 +69,8 @@ class GLTF_PHYSICS_OT_copy_settings(bpy.types.Operator):
             parts = "; ".join(f"{change} on {listing(names, 3)}"
                               for change, names in kept_links.items())
             self.report({"INFO"}, f"Each target keeps using its own linked object: {parts}")
-        if others:
-            self.report({"WARNING"}, _other_roles(source, others))
+        if left_out:
+            self.report({"WARNING"}, left_out)
         if without_links:
             self.report({"WARNING"}, _without_links(without_links))
         elsewhere = changed_elsewhere(slots, context.scene)

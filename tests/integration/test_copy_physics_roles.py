@@ -136,6 +136,19 @@ def test_select_all_leaves_the_parts_other_objects_point_at(clean_scene, capfd):
         and "Rail (gravity line)" in warning and "Look (shape mesh)" in warning, warning
 
 
+def test_a_link_left_set_but_unused_makes_no_part(clean_scene, capfd):
+    """A shape switched to Box keeps its Mesh Object link, unused: that mesh was refused as
+    its 'shape mesh' and the whole copy failed."""
+    barrel = body("Barrel", (4, 0, 0), shape="CYLINDER", mass=40.0, kind="cylinder")
+    low = h.mesh_object("RockLow", location=(0, 5, 0))
+    rock = body("Rock", (-4, 0, 0), shape="TRIMESH", mesh_source="OBJECT")
+    rock.gltf_physics.mesh_object = low
+    rock.gltf_physics.shape_type = "BOX"
+    select(low, barrel, active=barrel)
+    result, _lines = reported(capfd, ops.copy_settings)
+    assert result == {"FINISHED"} and low.gltf_physics.mass == 40.0
+
+
 def test_a_target_using_its_own_linked_object_keeps_using_it(clean_scene, capfd):
     """A barrel's Mesh Source 'This Object' switched a rock off its own 32-point hull proxy
     (the file then had the render mesh as its hull), unsaid."""

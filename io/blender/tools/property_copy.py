@@ -48,10 +48,17 @@ OBJECT_SOURCES = (
     ("gravity_line_source", "OBJECT", "gravity_line_object", "POINTS",
      lambda group: group.gravity_type == "LINE"),
 )
-#: Links naming another object's part, and that part's role (`pointed_roles`).
-POINTED_ROLES = (("joint_attachment", "joint's connected frame"), ("mesh_object", "shape mesh"),
-                 ("gravity_line_object", "gravity line"),
-                 ("gravity_shape_object", "gravity shape"))
+#: Links naming another object's part, that part's role, and whether the link is used
+#: (`pointed_roles`).
+POINTED_ROLES = (
+    ("joint_attachment", "joint's connected frame", lambda group: group.joint_type != "NONE"),
+    ("mesh_object", "shape mesh", lambda group: group.shape_type in MESH_SHAPE_ITEMS
+     and group.mesh_source == "OBJECT"),
+    ("gravity_line_object", "gravity line", lambda group: group.gravity_type == "LINE"
+     and group.gravity_line_source == "OBJECT"),
+    ("gravity_shape_object", "gravity shape", lambda group: group.gravity_type == "SHAPED"
+     and group.gravity_shape_type in GRAVITY_MESH_SHAPES),
+)
 #: Links the settings may need and no other choice replaces: (the link, whether it is needed).
 NEEDED_LINKS = (
     ("joint_connected_body",
@@ -116,16 +123,18 @@ def copy_role(obj: bpy.types.Object) -> str | None:
 
 
 def pointed_roles(candidates: list[bpy.types.Object]) -> dict[bpy.types.Object, str]:
-    """The role of each of `candidates` that another object's settings point at (a joint's
-    connected frame, a shape's mesh object, a gravity line or shape): another's part, which
-    a copy would make a body of its own."""
+    """The role of each of `candidates` that another object's settings use (a joint's
+    connected frame, a shape's mesh object, a gravity line or shape; a link left set but
+    unused, or from an object in no collection, does not count): another's part, which a
+    copy would make a body of its own."""
     wanted = set(candidates)
     found: dict[bpy.types.Object, str] = {}
     for obj in bpy.data.objects if wanted else ():
         props = obj.gltf_physics
-        for link, role in POINTED_ROLES:
+        for link, role, used in POINTED_ROLES:
             target = getattr(props, link)
-            if target is not None and target is not obj and target in wanted:
+            if target is not None and target is not obj and target in wanted and used(props) \
+                    and obj.users_collection:
                 found.setdefault(target, role)
     return found
 
