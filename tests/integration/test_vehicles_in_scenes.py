@@ -101,6 +101,10 @@ def test_a_vehicle_exported_without_y_up_is_said_once(clean_scene, tmp_path, cap
     assert len(said(log, "vehicle-z-up")) == 1
     _gltf, log = export_logged(tmp_path / "car.gltf", "OMI", caplog)
     assert said(log, "vehicle-z-up") == []
+    bpy.ops.wm.read_homefile(use_empty=True)
+    h.set_physics(h.empty_object("Chair"), is_seat=True)  # (a seat alone has no forward)
+    _gltf, log = export_logged(tmp_path / "chair.gltf", "OMI", caplog, export_yup=False)
+    assert said(log, "vehicle-z-up") == []
 
 
 def test_a_seat_point_a_script_made_nan_is_written_as_its_default(clean_scene, tmp_path,

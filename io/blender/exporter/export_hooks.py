@@ -1060,7 +1060,8 @@ class PhysicsExportExtension(JointExport):
                 made = turned.vehicle(made)
                 self._say_turned_axes(obj, made)
             vehicles.nodes[node] = made
-        if vehicles.nodes and not self.yup:
+        if not self.yup and any(node.vehicle_body or node.wheel or node.thruster
+                                or node.hover_thruster for node in vehicles.nodes.values()):
             self.report.warn("vehicle-z-up", "", "+Y Up is off: OMI's vehicles, wheels and "
                              "thrusters drive along their nodes' +Z, which in this file is "
                              "Blender's up (export with +Y Up on)")
