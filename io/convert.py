@@ -139,7 +139,7 @@ def _resolve_mass(work: Work, target: Target, meshes: MeshData) -> None:
         try:
             resolved = _resolved(motion, where, target, lambda index=index: mass.solid(index),
                                  work.report)
-        except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, OSError) as exc:
             work.report.warn("mesh-unreadable", where, f"a collider mesh cannot be read ({exc}): "
                              "centre of mass and inertia not computed")
             continue

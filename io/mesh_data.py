@@ -29,23 +29,31 @@ OTHER_MODES: Final = {0: "points", 1: "lines", 2: "a line loop", 3: "a line stri
 INDEX_TYPES: Final = frozenset({5121, 5123, 5125})
 #: Why a primitive without a POSITION attribute gives no collider points.
 NO_POSITION: Final = "a primitive has no POSITION"
+#: Why a triangle primitive with fewer than three distinct corners in a row gives none.
+FEW_CORNERS: Final = "a primitive has no triangle (too few indices, or only degenerate ones)"
 #: The extension that compresses a primitive's attributes out of its accessors.
 DRACO: Final = "KHR_draco_mesh_compression"
 
 
 def triangle_corners(order: np.ndarray, mode: int) -> np.ndarray:
     """The (m, 3) vertex indices of the triangles of a primitive of `mode` (4 triangles, 5
-    a strip, 6 a fan; glTF's rules) whose elements, in order, are `order`."""
+    a strip, 6 a fan; glTF's rules) whose elements, in order, are `order`; a degenerate
+    triangle (a vertex twice, as stitched strips have) is left out: it has no area."""
     count = len(order)
     if mode == 4:
-        return order[: count // 3 * 3].reshape(-1, 3)
-    if count < 3:
+        corners = order[: count // 3 * 3].reshape(-1, 3)
+    elif count < 3:
         return np.empty((0, 3), dtype=order.dtype)
-    i = np.arange(count - 2)
-    if mode == 5:  # (every other triangle turned back, so all face one way)
-        odd = i % 2
-        return np.stack([order[i], order[i + 1 + odd], order[i + 2 - odd]], axis=1)
-    return np.stack([order[i + 1], order[i + 2], np.full(count - 2, order[0])], axis=1)
+    else:
+        i = np.arange(count - 2)
+        if mode == 5:  # (every other triangle turned back, so all face one way)
+            odd = i % 2
+            corners = np.stack([order[i], order[i + 1 + odd], order[i + 2 - odd]], axis=1)
+        else:
+            corners = np.stack([order[i + 1], order[i + 2], np.full(count - 2, order[0])],
+                               axis=1)
+    a, b, c = corners.T
+    return corners[(a != b) & (b != c) & (a != c)]
 
 
 def mode_note(mode: object) -> str:
@@ -82,6 +90,7 @@ class MeshData:
         self.meshes: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
         #: Per mesh read, why some of its primitives were left out (`mesh`).
         self.notes: dict[Any, list[str]] = {}
+        self.failed: dict[Any, str] = {}  # per mesh that could not be read, why
         self.elements = 0  # read so far, within MAX_DOCUMENT_COUNT
         self.hull = cache(lambda mesh: hull_triangles(self.mesh(mesh)[0]))
 
@@ -123,11 +132,14 @@ class MeshData:
         return np.ndarray((count, width), dtype, buffer, start,
                           (stride, dtype.itemsize)).astype(float)
 
-    def _sparse(self, sparse: dict[str, Any], data: np.ndarray, dtype: np.dtype,
+    def _sparse(self, sparse: Any, data: np.ndarray, dtype: np.dtype,
                 index: int) -> np.ndarray:
         """`data` with the sparse part's values at its indices."""
+        places, values = (sparse.get("indices"), sparse.get("values")) \
+            if isinstance(sparse, dict) else (None, None)
+        if not isinstance(places, dict) or not isinstance(values, dict):
+            raise ValueError(f"accessor {index}'s sparse part is not valid: not read")
         count = _whole(sparse.get("count"), "sparse count")
-        places, values = sparse["indices"], sparse["values"]
         if count > len(data) or places.get("componentType") not in INDEX_TYPES:
             raise ValueError(f"accessor {index}'s sparse part is not valid: not read")
         at = self._view(places["bufferView"], _offset(places),
@@ -154,60 +166,82 @@ class MeshData:
     def mesh(self, index: Any) -> tuple[np.ndarray, np.ndarray]:
         """The positions (n×3) and triangles (m×3×3) of the mesh's triangle primitives
         (triangles, strips, fans). A primitive that gives none (another mode, no data, not
-        finite, indices past its vertices) is left out, said in `notes[index]`; ValueError
-        when every primitive is."""
+        finite, indices past its vertices, fewer than three) is left out, said in
+        `notes[index]`; ValueError when every primitive is (remembered: a mesh is read, and
+        counted against the caps, once)."""
+        if index in self.failed:
+            raise ValueError(self.failed[index])
         if index not in self.meshes:
-            self._claim(index)
-            points, triangles = [np.zeros((0, 3))], [np.zeros((0, 3, 3))]
-            notes = self.notes.setdefault(index, [])
-            primitives = self.gltf["meshes"][index].get("primitives", [])
-            for primitive in primitives:
-                found = self._primitive(primitive)
-                if isinstance(found, str):
-                    notes.append(found)
-                else:
-                    points.append(found[0])
-                    triangles.append(found[1])
-            if primitives and len(points) == 1:
-                raise ValueError("; ".join(dict.fromkeys(notes)))
-            self.meshes[index] = (np.concatenate(points), np.concatenate(triangles))
+            try:
+                self.meshes[index] = self._read(index)
+            except ValueError as exc:
+                self.failed[index] = str(exc)
+                self.notes.pop(index, None)  # (said as the mesh's failure, not twice)
+                raise
         return self.meshes[index]
 
-    def _primitive(self, primitive: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | str:
-        """One primitive's positions and triangles, or why it gives none."""
+    def _read(self, index: Any) -> tuple[np.ndarray, np.ndarray]:
+        primitives = self.gltf["meshes"][index].get("primitives", [])
+        if not isinstance(primitives, list):
+            raise ValueError(f"mesh {index}'s primitives are not a list")
+        refusals = [self._refusal(primitive) for primitive in primitives]
+        self._claim(index, [p for p, refused in zip(primitives, refusals, strict=True)
+                            if not refused])
+        points, triangles = [np.zeros((0, 3))], [np.zeros((0, 3, 3))]
+        notes = self.notes.setdefault(index, [])
+        for primitive, refused in zip(primitives, refusals, strict=True):
+            found = refused or self._primitive(primitive)
+            if isinstance(found, str):
+                notes.append(found)
+            else:
+                points.append(found[0])
+                triangles.append(found[1])
+        if primitives and len(points) == 1:
+            raise ValueError("; ".join(dict.fromkeys(notes)))
+        return np.concatenate(points), np.concatenate(triangles)
+
+    def _refusal(self, primitive: Any) -> str:
+        """Why a primitive gives no triangles, known before anything is read ("" if none)."""
+        if not isinstance(primitive, dict):
+            return "a primitive is not an object"
         mode = primitive.get("mode", 4)
         if mode not in TRIANGLE_MODES:
             return mode_note(mode)
-        if "POSITION" not in (primitive.get("attributes") or {}):
+        attributes = primitive.get("attributes")
+        if not isinstance(attributes, dict) or "POSITION" not in attributes:
             return NO_POSITION
-        position = self.gltf["accessors"][primitive["attributes"]["POSITION"]]
+        position = self.gltf["accessors"][attributes["POSITION"]]
         problem = position_problem(
             position.get("type"), "bufferView" in position or "sparse" in position,
             DRACO in (primitive.get("extensions") or {}))
-        if problem:
+        if problem or "indices" not in primitive:
             return problem
+        indices = self.gltf["accessors"][primitive["indices"]]
+        if indices.get("componentType") not in INDEX_TYPES or indices.get("type") != \
+                "SCALAR" or not ("bufferView" in indices or "sparse" in indices):
+            return "a primitive's indices are not unsigned integers with data"
+        return ""
+
+    def _primitive(self, primitive: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | str:
+        """One primitive's positions and triangles (`_refusal` passed), or why it gives
+        none."""
         positions = self.accessor(primitive["attributes"]["POSITION"])
         if not np.isfinite(positions).all():
             return "a primitive's positions are not all finite numbers"
-        if "indices" in primitive:
-            indices = self.gltf["accessors"][primitive["indices"]]
-            if indices.get("componentType") not in INDEX_TYPES or indices.get("type") != \
-                    "SCALAR" or not ("bufferView" in indices or "sparse" in indices):
-                return "a primitive's indices are not unsigned integers with data"
-            order = self.accessor(primitive["indices"]).astype(np.int64).ravel()
-        else:
-            order = np.arange(len(positions))
+        order = self.accessor(primitive["indices"]).astype(np.int64).ravel() \
+            if "indices" in primitive else np.arange(len(positions))
         if len(order) and order.max() >= len(positions):
             return f"a primitive's indices pass its {len(positions):,} vertices"
-        return positions, positions[triangle_corners(order, mode)]
+        corners = triangle_corners(order, primitive.get("mode", 4))
+        if not len(corners):
+            return FEW_CORNERS
+        return positions, positions[corners]
 
-    def _claim(self, index: Any) -> None:
-        """Counts mesh `index`'s elements against the caps before any is read."""
+    def _claim(self, index: Any, primitives: list[dict[str, Any]]) -> None:
+        """Counts mesh `index`'s elements (of the primitives it reads) against the caps
+        before any is read."""
         total = 0
-        for primitive in self.gltf["meshes"][index].get("primitives", []):
-            if primitive.get("mode", 4) not in TRIANGLE_MODES \
-                    or "POSITION" not in (primitive.get("attributes") or {}):
-                continue
+        for primitive in primitives:
             total += self.count(primitive["attributes"]["POSITION"])
             if "indices" in primitive:
                 total += self.count(primitive["indices"])

@@ -160,38 +160,63 @@ def _add(report: Report, rule: rules.Rule, where: str, **values: object) -> None
 
 def check_hulls(facts: Facts, report: Report, meshes: MeshData) -> None:
     """`flat-hull` and `hull-too-many-points` for each mesh used as a convex hull (each mesh
-    computed once); `mesh-not-read` (a note) when its vertices cannot be read, and
-    `mesh-part-left-out` for primitives that give none (`MeshData.notes`)."""
+    computed once); `mesh-not-read` (a note) when its vertices cannot be read; and, once per
+    collider mesh (convex or triangle), `mesh-part-left-out` for primitives that give no
+    triangles (`MeshData.notes`)."""
     found: dict[int, tuple[rules.Rule | None, int] | str] = {}
-    for where, mesh in convex_uses(facts):
+    said: set[int] = set()
+    for where, mesh, convex in mesh_uses(facts):
+        if not convex:
+            _say_left_out(meshes, mesh, where, report, said)
+            continue
         if mesh not in found:
             found[mesh] = _hull_rule(meshes, mesh)
         result = found[mesh]
         if isinstance(result, str):
-            report.info("mesh-not-read", where, f"mesh {mesh}'s vertices cannot be read from "
-                        f"the file's buffers{result}: its convex hull was not checked")
+            report.info("mesh-not-read", where, f"mesh {mesh} gives no hull points{result}: "
+                        "its convex hull was not checked")
             continue
-        left_out = meshes.notes.get(mesh)
-        if left_out:
-            report.warn("mesh-part-left-out", where, f"mesh {mesh}: "
-                        f"{'; '.join(dict.fromkeys(left_out))}: readers leave it out of the hull")
+        _say_left_out(meshes, mesh, where, report, said)
         if result[0] is rules.HULL_TOO_MANY_POINTS:
             report.warn(result[0].code, where, rules.hull_points_message(result[1]))
         elif result[0] is not None:
             _add(report, result[0], where)
 
 
-def convex_uses(facts: Facts) -> Iterator[tuple[str, int]]:
-    """(pointer, mesh index) of every convex shape or convex KHR geometry."""
-    for pool, kind, sub in (("OMI_physics_shape", "convex", "convex"),
-                            ("OMI_collider", "hull", None),
-                            ("KHR_collision_shapes", "convex", "convex")):
+def _say_left_out(meshes: MeshData, mesh: int, where: str, report: Report,
+                  said: set[int]) -> None:
+    """`mesh-part-left-out`, at the first shape using the mesh."""
+    if mesh in said:
+        return
+    said.add(mesh)
+    try:
+        meshes.mesh(mesh)
+    except ValueError:
+        return  # (a trimesh's failure: the importer's and converter's to say)
+    except MESH_ERRORS:
+        return
+    left_out = meshes.notes.get(mesh)
+    if left_out:
+        report.warn("mesh-part-left-out", where, f"mesh {mesh}: "
+                    f"{'; '.join(dict.fromkeys(left_out))}: readers leave it out")
+
+
+def mesh_uses(facts: Facts) -> Iterator[tuple[str, int, bool]]:
+    """(pointer, mesh index, whether a convex hull) of every convex or triangle-mesh shape
+    and KHR mesh geometry."""
+    for pool, kinds, nested in (("OMI_physics_shape", ("convex", "trimesh"), True),
+                                ("OMI_collider", ("hull", "trimesh"), False),
+                                ("KHR_collision_shapes", ("convex", "trimesh"), True)):
         key = "colliders" if pool == "OMI_collider" else "shapes"
         for index, shape in enumerate(as_list(facts.root(pool).get(key))):
             obj = as_dict(shape)
-            mesh = (as_dict(obj.get(sub)) if sub else obj).get("mesh")
-            if obj.get("type") == kind and is_index(mesh) and mesh < facts.view.mesh_count:
-                yield pointer(pointer(pointer("/extensions", pool), key), index), mesh
+            kind = obj.get("type")
+            if kind not in kinds:
+                continue
+            mesh = (as_dict(obj.get(kind)) if nested else obj).get("mesh")
+            if is_index(mesh) and mesh < facts.view.mesh_count:
+                yield (pointer(pointer(pointer("/extensions", pool), key), index), mesh,
+                       kind == kinds[0])
     if facts.legacy_khr:
         return
     for index, payload in facts.view.used("KHR_physics_rigid_bodies"):
@@ -201,10 +226,9 @@ def convex_uses(facts: Facts) -> Iterator[tuple[str, int]]:
             node = geometry.get("node")
             if not is_index(mesh) and is_index(node) and node < facts.node_count:
                 mesh = facts.view.nodes[node].mesh
-            if geometry.get("convexHull") is True and is_index(mesh) \
-                    and mesh < facts.view.mesh_count:
+            if is_index(mesh) and mesh < facts.view.mesh_count:
                 where = pointer(node_pointer(index, "KHR_physics_rigid_bodies"), part)
-                yield f"{where}/geometry", mesh
+                yield f"{where}/geometry", mesh, geometry.get("convexHull") is True
 
 
 def _hull_rule(meshes: MeshData, mesh: int) -> tuple[rules.Rule | None, int] | str:

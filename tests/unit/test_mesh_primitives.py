@@ -140,3 +140,54 @@ def test_a_primitive_without_position_is_said() -> None:
     gltf["meshes"][0]["primitives"].insert(0, {"attributes": {"NORMAL": 0}})
     meshes = MeshData(gltf, None, None)
     assert len(meshes.mesh(0)[1]) == 1 and meshes.notes[0] == ["a primitive has no POSITION"]
+
+
+def _bodies(gltf: dict[str, Any], kind: str, count: int) -> dict[str, Any]:
+    """`count` dynamic bodies sharing one OMI `kind` shape of mesh 0."""
+    gltf.update(asset={"version": "2.0"}, scene=0, scenes=[{"nodes": list(range(count))}],
+                extensionsUsed=["OMI_physics_shape", "OMI_physics_body"],
+                nodes=[{"name": f"Rock{n}", "extensions": {"OMI_physics_body": {
+                    "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}
+                    for n in range(count)],
+                extensions={"OMI_physics_shape": {"shapes": [
+                    {"type": kind, kind: {"mesh": 0}}]}})
+    return gltf
+
+
+def test_the_checker_says_a_trimesh_part_left_out_once_for_its_shapes() -> None:
+    from gltf_physics.io.check.checker import check_document
+
+    gltf = document(QUAD, [0, 1, 2, 0, 2, 3])
+    gltf["meshes"][0]["primitives"].append({"attributes": {"POSITION": 0}, "mode": 3})
+    checked = check_document(_bodies(gltf, "trimesh", 3))
+    assert [i.message for i in checked.issues if i.code == "mesh-part-left-out"] == [
+        "mesh 0: a primitive of a line strip has no triangles: readers leave it out"]
+
+
+def test_the_converter_says_a_mesh_of_nothing_readable_once() -> None:
+    """Each body said it unreadable, and the mesh was said 'left out' again."""
+    from gltf_physics.io.convert import convert_document
+    from gltf_physics.io.diagnostics import Report
+
+    gltf = document(QUAD, [0, 1, 2, 0, 2, 3], mode=1)
+    report = Report()
+    convert_document(_bodies(gltf, "convex", 2), "KHR", report=report)
+    codes = [i.code for i in report.issues if "mesh" in i.code]
+    assert "mesh-part-left-out" not in codes and codes.count("mesh-unreadable") == 2, codes
+
+
+@pytest.mark.parametrize("bad", ["primitive", "sparse"])
+def test_a_malformed_primitive_or_sparse_part_never_aborts_the_converter(bad: str) -> None:
+    """A primitive given as a string, or a sparse part whose indices are one, aborted the
+    converter ("internal failure (AttributeError)") where it said the mesh unreadable."""
+    from gltf_physics.io.convert import convert_document
+    from gltf_physics.io.diagnostics import Report
+
+    gltf = document(QUAD, [0, 1, 2, 0, 2, 3])
+    if bad == "primitive":
+        gltf["meshes"][0]["primitives"] = ["x"]
+    else:
+        gltf["accessors"][0]["sparse"] = {"count": 1, "indices": "x", "values": {}}
+    report = Report()
+    convert_document(_bodies(gltf, "convex", 1), "KHR", report=report)
+    assert "mesh-unreadable" in {i.code for i in report.issues}

@@ -12,6 +12,7 @@ from ... import external_reader
 from ...diagnostics import Report, listing
 from ...mesh_data import (
     DRACO,
+    FEW_CORNERS,
     INDEX_TYPES,
     MAX_ACCESSOR_COUNT,
     MAX_DOCUMENT_COUNT,
@@ -115,7 +116,9 @@ class MeshNotes:
     def add(self, mesh_index: Any, owner: str, mesh: bpy.types.Mesh | None, why: str) -> None:
         """Note a read (`read_collision_mesh`'s result) for `owner`'s shape."""
         if mesh is None or why:
-            self.found.setdefault(mesh_index, (why, mesh is None, []))[2].append(owner)
+            owners = self.found.setdefault(mesh_index, (why, mesh is None, []))[2]
+            if owner not in owners:
+                owners.append(owner)
 
     def say(self, report: Report) -> None:
         for index, (why, lost, owners) in self.found.items():
@@ -124,7 +127,7 @@ class MeshNotes:
                             f"mesh {index} is unreadable ({why}): the shape has no mesh")
             else:
                 report.warn("mesh-part-left-out", listing(owners, 3),
-                            f"mesh {index}: {why}: left out of the collider")
+                            f"mesh {index}: {why}: left out of the shape")
         self.found.clear()
 
 
@@ -190,14 +193,18 @@ def blender_mesh_from_gltf(gltf: Any, mesh_index: int, name: str,
         if len(order) and (order.min() < 0 or order.max() >= len(xyz)):
             notes.append(f"a primitive's indices pass its {len(xyz):,} vertices")
             continue
+        corners = triangle_corners(order, 4 if primitive.mode is None else primitive.mode)
+        if not len(corners):
+            notes.append(FEW_CORNERS)
+            continue
         points.append(np.stack([xyz[:, 0], -xyz[:, 2], xyz[:, 1]], axis=1))
-        faces.append(triangle_corners(order, 4 if primitive.mode is None else primitive.mode)
-                     + offset)
+        faces.append(corners + offset)
         offset += len(xyz)
     if not points:
         return None
     mesh = bpy.data.meshes.new(name)
     mesh.from_pydata(np.concatenate(points).tolist(), [], np.concatenate(faces).tolist())
+    mesh.validate(clean_customdata=False)  # (a file's faces repeated: one each, as Blender)
     mesh.update()
     return mesh
 
@@ -236,9 +243,9 @@ def _accessor_indices(primitives: list[Any]) -> list[Any]:
 
 
 def _accessors_of(primitive: Any) -> Any:
-    """What makes a primitive's triangles: its POSITION and indices accessors (the
-    primitive itself when the file gives something else there)."""
-    key = (primitive.attributes["POSITION"], primitive.indices)
+    """What makes a primitive's triangles: its POSITION and indices accessors and its mode
+    (the primitive itself when the file gives something else there)."""
+    key = (primitive.attributes["POSITION"], primitive.indices, primitive.mode or 4)
     return key if all(type(i) is int or i is None for i in key) else id(primitive)
 
 

@@ -458,7 +458,8 @@ class PhysicsImportExtension:
             # the target's subtree (its meshes on nodes below, which no scene draws), then
             # its orphan parents left empty: as objects, all would be exported as visible
             for node in [*reversed(list(self.view.descendants(index))), index]:
-                self._remove_orphan_part(gltf, node, node == index)
+                if node not in in_scene:  # (a file may list a node below it in a scene)
+                    self._remove_orphan_part(gltf, node, node == index)
             parent = parents.get(index)
             while parent is not None and parent not in in_scene:
                 obj = _object_of(gltf, parent)
@@ -473,7 +474,9 @@ class PhysicsImportExtension:
         children; no physics, unless it is the `target` itself, whose mesh its collider
         now holds): whether it was removed."""
         obj = _object_of(gltf, index)
-        if obj is None or obj.children or (not target and index in self.physics.nodes):
+        if obj is None or obj.children or (not target and (
+                index in self.physics.nodes or index in self.gravity.nodes
+                or index in self.vehicles.nodes)):
             return False
         self._remove_orphan(gltf, index, obj)
         return True
