@@ -211,6 +211,23 @@ def test_filter_fix_refuses_without_members(clean_scene):
     assert not gate.gltf_physics.use_filter and part.gltf_physics.use_filter
 
 
+def test_filter_fix_keeps_a_members_own_filter(clean_scene):
+    """A member with a filter of its own had it overwritten by the compound's, said only as
+    "filter moved to 2 member(s)": the artist's filter was gone from the scene and file."""
+    gate = _gate(clean_scene)
+    plain, arch = (h.set_physics(h.empty_object(name, parent=gate), shape_type="SPHERE",
+                                 shape_role="TRIGGER", size_mode="CUSTOM",
+                                 join_compound_trigger=True) for name in ("Post", "Arch"))
+    own = arch.gltf_physics
+    own.use_filter, own.filter_mode = True, "ONLY"
+    own.filter_layers[1] = own.filter_targets[2] = True
+    before = (tuple(own.filter_layers), tuple(own.filter_targets), own.filter_mode)
+    assert validation.apply_fix(gate, "move-filter-to-members") \
+        == "filter moved to 1 member(s); Arch kept a filter of their own"
+    assert (tuple(own.filter_layers), tuple(own.filter_targets), own.filter_mode) == before
+    assert plain.gltf_physics.use_filter and plain.gltf_physics.filter_layers[0]
+
+
 def test_filter_fix_refuses_on_an_instancer_of_trigger_shapes(clean_scene):
     gate = _gate(clean_scene)
     kit = bpy.data.collections.new("ZoneKit")

@@ -13,6 +13,7 @@ import bpy
 
 from ... import rules
 from ...codecs import omi
+from ...diagnostics import listing
 from ...rules import MIN_SIZE
 from ..bridge.fitting import apply_fit, fit_shape, local_bounds
 from ..bridge.joint_bridge import body_of
@@ -399,10 +400,14 @@ def _move_filter_to_members(obj: bpy.types.Object) -> str:
     if problem:
         raise ValueError(f"a member cannot be changed: {problem}")
     every = frozenset(p.identifier for p in obj.gltf_physics.bl_rna.properties)
+    own = [member for member in members if member.gltf_physics.use_filter]
     for member in members:
-        copy_group(obj.gltf_physics, member.gltf_physics, skip=every - FILTER_FIELDS)
+        if member not in own:  # (a member's own filter is the artist's: kept)
+            copy_group(obj.gltf_physics, member.gltf_physics, skip=every - FILTER_FIELDS)
     obj.gltf_physics.use_filter = False
-    return f"filter moved to {len(members)} member(s)"
+    done = f"filter moved to {len(members) - len(own)} member(s)"
+    return done if not own else f"{done}; {listing([m.name for m in own], 3)} kept a filter " \
+        "of their own"
 
 
 def _filter_move_problem(obj: bpy.types.Object) -> str | None:
