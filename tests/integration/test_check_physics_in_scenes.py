@@ -16,6 +16,7 @@ from tests.integration.conftest import MODULE
 
 validation = importlib.import_module(f"{MODULE}.io.blender.tools.validation")
 ownership = importlib.import_module(f"{MODULE}.io.blender.tools.ownership")
+fixes_scale = importlib.import_module(f"{MODULE}.io.blender.tools.fixes.scale")
 STALE = "no longer a problem: run Check Physics again"
 
 
@@ -435,6 +436,48 @@ def test_scale_fix_is_offered_for_a_mesh_whose_only_other_user_is_a_fake_one(cle
     barrel.scale = (1, 1, 2)
     barrel.data.use_fake_user = True  # (kept in the file: no other object uses it)
     assert ("Barrel", "non-uniform-scale", "apply-scale") in listed()
+
+
+@pytest.mark.parametrize("how", ["keys", "driver"])
+def test_no_scale_fix_for_an_animated_scale(clean_scene, how):
+    """The Fix applied the scale to the mesh and left the keys: at the next frame the
+    already stretched mesh was scaled again (2 m → 4 m), and each Fix compounded it."""
+    plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
+    plank.scale = (1, 1, 2)
+    if how == "keys":
+        plank.keyframe_insert("scale", frame=1)
+    else:
+        plank.driver_add("delta_scale", 2).driver.expression = "1"
+    found = [p for p in listed() if p[0] == "Plank" and p[1] == "non-uniform-scale"]
+    assert found == [("Plank", "non-uniform-scale", "")]  # listed, no Fix offered
+    height = plank.dimensions.z
+    with pytest.raises(ValueError, match="its scale is animated or driven"):
+        validation.apply_fix(plank, "apply-scale")
+    bpy.context.view_layer.update()
+    assert tuple(plank.scale) == (1, 1, 2) and plank.dimensions.z == pytest.approx(height)
+
+
+def test_an_overrides_scale_fix_names_its_linked_mesh(clean_scene, tmp_path):
+    """It said "its mesh has 2 users" (the second: the hidden linked original)."""
+    plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
+    plank.scale = (3, 1, 1)
+    override = h.overridden_from_library(plank, tmp_path / "lib.blend")
+    [found] = [p for p in validation.validate_scene(bpy.context.scene)
+               if p.code == "non-uniform-scale"]
+    assert found.obj == override.name and not found.fix
+    assert "is linked from a library: make it local" in fixes_scale.scale_fix_problem(override)
+
+
+def test_scale_fix_while_another_object_is_in_edit_mode_says_what_to_do(clean_scene):
+    plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
+    plank.scale = (3, 1, 1)
+    other = h.mesh_object("Other", location=(4, 0, 0))
+    select_only(other)
+    bpy.ops.object.mode_set(mode="EDIT")
+    with pytest.raises(ValueError, match="Other is in Edit Mode: leave it first"):
+        validation.apply_fix(plank, "apply-scale")
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert tuple(plank.scale) == (3, 1, 1)
 
 
 def test_scale_fix_in_edit_mode_says_what_to_do(clean_scene):

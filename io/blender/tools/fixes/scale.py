@@ -28,6 +28,12 @@ def scale_fix_problem(obj: bpy.types.Object) -> str | None:
     """Why the object's scale cannot be applied (Check Physics then offers no Fix), or None."""
     if obj.type != "MESH":
         return "only a mesh's scale can be applied"
+    if obj.data.library is not None or obj.data.override_library is not None:
+        return f"its mesh {obj.data.name} is linked from a library: make it local to apply " \
+            "the scale"
+    if {"scale", "delta_scale"} & animated_paths(obj):
+        return "its scale is animated or driven: applied to the mesh, it would scale it " \
+            "twice (remove the scale's keys or drivers first)"
     users = obj.data.users - obj.data.use_fake_user  # (a fake user is no object)
     if users > 1:
         return f"its mesh {obj.data.name} has {users} users: only a single-user " \
@@ -38,11 +44,32 @@ def scale_fix_problem(obj: bpy.types.Object) -> str | None:
     return None
 
 
+def animated_paths(obj: bpy.types.Object) -> set[str]:
+    """The properties of `obj` its action, NLA strips or drivers animate."""
+    anim = obj.animation_data
+    if anim is None:
+        return set()
+    paths = {driver.data_path for driver in anim.drivers}
+    actions = [anim.action, *(strip.action for track in anim.nla_tracks
+                              for strip in track.strips)]
+    for action in filter(None, actions):
+        curves = getattr(action, "fcurves", None)  # (4.2–4.5; 5.x: in the action's layers)
+        if curves is None:
+            curves = [curve for layer in action.layers for strip in layer.strips
+                      for bag in strip.channelbags for curve in bag.fcurves]
+        paths.update(curve.data_path for curve in curves)
+    return paths
+
+
 def apply_scale(obj: bpy.types.Object) -> str:
     """Apply the object's scale to its single-user mesh and keep its physics in place."""
     problem = scale_fix_problem(obj)
     if problem:
         raise ValueError(problem)
+    editing = bpy.context.object if bpy.context.mode != "OBJECT" else None
+    if editing is not None:  # (Blender applies a scale in Object Mode only)
+        raise ValueError(f"{editing.name} is in {editing.mode.replace('_', ' ').title()} "
+                         "Mode: leave it first (Tab)")
     before = obj.matrix_world.copy()
     with bpy.context.temp_override(active_object=obj, object=obj, selected_objects=[obj],
                                    selected_editable_objects=[obj]):
