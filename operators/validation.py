@@ -60,20 +60,36 @@ STALE = "The object of this problem is gone, or the list is older than this sess
 class _ProblemOperator:
     index: bpy.props.IntProperty(name="Problem", description="Index of the problem", min=0,
                                  options={"HIDDEN", "SKIP_SAVE"})
+    problem_uid: bpy.props.IntProperty(
+        name="Object", description="The session_uid of the problem's object (0: the row at "
+        "Index, whatever it is)", options={"HIDDEN", "SKIP_SAVE"})
+    problem_code: bpy.props.StringProperty(
+        name="Code", description="The problem's code", options={"HIDDEN", "SKIP_SAVE"})
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return has_scene(cls, context)
 
     def _problem(self, context):
+        """The problem at `index`; with `problem_uid` and `problem_code` (the list's buttons
+        set them), that problem wherever the list holds it now, else None (a Repeat Last
+        after the list changed acted on whatever problem took its row)."""
         problems = context.scene.gltf_physics.problems
-        return problems[self.index] if self.index < len(problems) else None
+        found = problems[self.index] if self.index < len(problems) else None
+        if not self.problem_uid or (found is not None and (
+                found.target_uid, found.code) == (self.problem_uid, self.problem_code)):
+            return found
+        return next((p for p in problems if (p.target_uid, p.code)
+                     == (self.problem_uid, self.problem_code)), None)
 
     def _missing(self, context) -> str:
-        """Why there is no problem at `index`: the list is empty, or shorter."""
+        """Why there is no problem at `index`: the list is empty, or shorter, or no longer
+        holds the problem the button was for."""
         count = len(context.scene.gltf_physics.problems)
         if not count:
             return "The problem list is empty: run Check Physics"
+        if self.problem_uid:
+            return "That problem is no longer listed: run Check Physics again"
         return f"The problem list holds {count} problem(s), not {self.index + 1}: run " \
             "Check Physics again"
 

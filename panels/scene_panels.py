@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Scene properties → glTF Physics: export format and collision layers."""
 
+from typing import Any
+
 import bpy
 
 
@@ -52,11 +54,16 @@ class GLTF_PHYSICS_UL_problems(bpy.types.UIList):
 
     def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_prop, index=0):
         row = layout.row(align=True)
-        row.operator("gltf_physics.problem_select", text="", icon="RESTRICT_SELECT_OFF").index = (
-            index)
+        _for_item(row.operator("gltf_physics.problem_select", text="",
+                               icon="RESTRICT_SELECT_OFF"), item, index)
         row.label(text=f"{item.obj}: {item.message}", icon="ERROR")
         if item.fix:
-            row.operator("gltf_physics.problem_fix", text="Fix").index = index
+            _for_item(row.operator("gltf_physics.problem_fix", text="Fix"), item, index)
+
+
+def _for_item(op: Any, item: Any, index: int) -> None:
+    """A list button's operator names its problem by row and by identity (object, code)."""
+    op.index, op.problem_uid, op.problem_code = index, item.target_uid, item.code
 
 
 class GLTF_PHYSICS_PT_validation(bpy.types.Panel):

@@ -480,6 +480,56 @@ def test_scale_fix_while_another_object_is_in_edit_mode_says_what_to_do(clean_sc
     assert tuple(plank.scale) == (3, 1, 1)
 
 
+def test_a_fix_named_by_its_problem_is_never_another_rows(clean_scene):
+    """A Fix repeated (Repeat Last) after the list changed applied the scale of whichever
+    problem took its row; the list's buttons name their problem by object and code."""
+    clean_scene.gltf_physics.export_format = "OMI"  # (OMI has no plane: a box Fix)
+    h.set_physics(h.mesh_object("A_Ground"), motion_type="STATIC", shape_type="PLANE")
+    squash = h.set_physics(h.mesh_object("C_Squash", "sphere", location=(6, 0, 0)),
+                           motion_type="DYNAMIC", shape_type="SPHERE")
+    squash.scale = (1, 1, 2)
+    listed()
+    problems = bpy.context.scene.gltf_physics.problems
+    first = problems[0]
+    named = {"index": 0, "problem_uid": first.target_uid, "problem_code": first.code}
+    assert first.obj == "A_Ground" and bpy.ops.gltf_physics.problem_fix(**named) \
+        == {"FINISHED"}
+    assert problems[0].obj == "C_Squash"  # (the list moved up)
+    with pytest.raises(RuntimeError, match="That problem is no longer listed"):
+        bpy.ops.gltf_physics.problem_fix(**named)
+    assert tuple(squash.scale) == (1, 1, 2)
+    row = {"index": 5, "problem_uid": problems[0].target_uid, "problem_code": problems[0].code}
+    assert bpy.ops.gltf_physics.problem_fix(**row) == {"FINISHED"}  # found by identity
+    assert tuple(squash.scale) == (1, 1, 1)
+
+
+def test_the_lists_buttons_name_their_problem(clean_scene):
+    import types
+
+    squash = h.set_physics(h.mesh_object("Squash", "sphere"), motion_type="DYNAMIC",
+                           shape_type="SPHERE")
+    squash.scale = (1, 1, 2)
+    listed()
+    item = bpy.context.scene.gltf_physics.problems[0]
+    made = []
+
+    class Row:
+        def operator(self, idname: str, **_options):
+            made.append((idname, types.SimpleNamespace()))
+            return made[-1][1]
+
+        def __getattr__(self, _name: str):
+            return lambda *args, **kw: self
+
+    layout = types.SimpleNamespace(row=lambda **_kw: Row())
+    bpy.types.GLTF_PHYSICS_UL_problems.draw_item(None, None, layout, None, item, 0, None,
+                                                 None, index=0)
+    assert [(idname, vars(op)) for idname, op in made] == [
+        (name, {"index": 0, "problem_uid": squash.session_uid,
+                "problem_code": "non-uniform-scale"})
+        for name in ("gltf_physics.problem_select", "gltf_physics.problem_fix")]
+
+
 def test_scale_fix_in_edit_mode_says_what_to_do(clean_scene):
     """It failed with Blender's "transform_apply.poll() failed, context is incorrect"."""
     plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
