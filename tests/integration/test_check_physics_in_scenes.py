@@ -530,6 +530,20 @@ def test_the_lists_buttons_name_their_problem(clean_scene):
         for name in ("gltf_physics.problem_select", "gltf_physics.problem_fix")]
 
 
+@pytest.mark.parametrize("shape", ["CONVEX", "TRIMESH"])
+def test_a_mesh_shape_in_edit_mode_is_checked_as_exported(clean_scene, shape):
+    """In Edit Mode the mesh was listed as having no mesh ("it is not exported", though the
+    export writes it) and a real hull problem went unlisted."""
+    bust = h.set_physics(h.mesh_object("Bust", "monkey"), motion_type="STATIC",
+                         shape_type=shape)
+    before = sorted(listed())
+    select_only(bust)
+    bpy.ops.object.mode_set(mode="EDIT")
+    during = sorted(listed())
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert during == before and not [p for p in during if p[1].endswith("-no-mesh")]
+
+
 def test_scale_fix_in_edit_mode_says_what_to_do(clean_scene):
     """It failed with Blender's "transform_apply.poll() failed, context is incorrect"."""
     plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")

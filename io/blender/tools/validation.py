@@ -192,8 +192,8 @@ def _makes_faces(source: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> bo
     """Whether `source` evaluates to a mesh with faces (a bare path or an edges-only mesh
     gives no solid to write)."""
     evaluated = source.evaluated_get(depsgraph)
-    if source.type == "MESH":
-        return len(evaluated.data.polygons) > 0
+    if source.type == "MESH" and source.mode != "EDIT":  # (in Edit Mode its faces are
+        return len(evaluated.data.polygons) > 0          # only in the evaluated mesh made)
     try:
         mesh = evaluated.to_mesh()
         return mesh is not None and len(mesh.polygons) > 0
