@@ -544,6 +544,32 @@ def test_a_mesh_shape_in_edit_mode_is_checked_as_exported(clean_scene, shape):
     assert during == before and not [p for p in during if p[1].endswith("-no-mesh")]
 
 
+def test_a_kits_shapes_and_joints_are_checked_where_its_instancer_places_them(clean_scene):
+    """A kit in no scene, instanced by a dynamic Empty scaled (1, 1, 3): its triangle mesh
+    moves with that body and its sphere is stretched (the file checker says both), and its
+    joint to a static kit post joins the instancer's dynamic body; Check Physics said "no
+    physics problems" for the first two and "neither body is dynamic" for the joint."""
+    kit = bpy.data.collections.new("Kit")
+    for obj in (mesh := h.mesh_object("KitMesh"), ball := h.mesh_object("KitBall", "sphere"),
+                post := h.mesh_object("Post", location=(2, 0, 0)),
+                hinge := h.empty_object("Hinge")):
+        clean_scene.collection.objects.unlink(obj)
+        kit.objects.link(obj)
+    h.set_physics(mesh, shape_type="TRIMESH")
+    h.set_physics(ball, shape_type="SPHERE")
+    h.set_physics(post, motion_type="STATIC", shape_type="BOX")
+    h.set_physics(hinge, joint_type="HINGE", joint_connected_body=post)
+    crate = h.set_physics(h.empty_object("Crate"), motion_type="DYNAMIC")
+    crate.instance_type, crate.instance_collection, crate.scale = "COLLECTION", kit, (1, 1, 3)
+    found = {(p[0], p[1]): p[2] for p in listed()}
+    assert found.get(("KitMesh", "moving-trimesh")) is not None
+    assert found.get(("KitBall", "non-uniform-scale")) == ""  # (no Fix: the instancer's)
+    assert ("Hinge", "joint-not-dynamic") not in found
+    [ball_problem] = [p for p in bpy.context.scene.gltf_physics.problems
+                      if p.obj == "KitBall"]
+    assert "the scale comes from its instancer Crate" in ball_problem.message
+
+
 def test_scale_fix_in_edit_mode_says_what_to_do(clean_scene):
     """It failed with Blender's "transform_apply.poll() failed, context is incorrect"."""
     plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import bpy
+from mathutils import Matrix, Vector
 
 from ... import rules
 from ...codecs import omi
@@ -113,6 +114,17 @@ class _Placing:
     own: set[bpy.types.Object]
     instancers: dict[bpy.types.Collection, list[bpy.types.Object]] = field(
         default_factory=dict)
+    _placers: dict[bpy.types.Object, list[bpy.types.Object]] | None = None
+
+    def placers(self, top: bpy.types.Object) -> list[bpy.types.Object]:
+        """The instancers placing the collection objects with `top` among them (each kit
+        read once per check)."""
+        if self._placers is None:
+            self._placers = {}
+            for kit, found in self.instancers.items():
+                for member in kit.all_objects:
+                    self._placers.setdefault(member, []).extend(found)
+        return self._placers.get(top, [])
 
 
 def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: int,
@@ -127,7 +139,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
                       "has physics but is in a collection excluded from the view layer: an "
                       "export with Visible Objects on leaves it out (the default writes it)")
     if props.shape_type != "NONE":
-        yield from _shape_problems(obj, fmt, depsgraph)
+        yield from _shape_problems(obj, fmt, depsgraph, placing)
     if props.is_compound_trigger and props.use_filter:  # (nowhere to move it: no Fix)
         yield Problem.of(obj, rules.COMPOUND_TRIGGER_FILTER,
                          "" if _filter_move_problem(obj) else "move-filter-to-members")
@@ -136,7 +148,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield Problem(obj.name, "filter-only-none", "'Collides Only With' ticks no layer: it "
                       "is written as colliding with every layer")
     if props.joint_type != "NONE":
-        yield from _joint_problems(obj)
+        yield from _joint_problems(obj, placing)
     if props.is_vehicle and props.motion_type != "DYNAMIC":
         yield Problem.of(obj, rules.VEHICLE_NOT_DYNAMIC, what=NOT_DYNAMIC_VEHICLE)
     pilot = props.vehicle_pilot_seat if props.is_vehicle else None
@@ -150,19 +162,24 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
         yield Problem.of(obj, rule, **values)
 
 
-def _shape_problems(obj: bpy.types.Object, fmt: str, depsgraph: bpy.types.Depsgraph
-                    ) -> Iterator[Problem]:
+def _shape_problems(obj: bpy.types.Object, fmt: str, depsgraph: bpy.types.Depsgraph,
+                    placing: "_Placing") -> Iterator[Problem]:
     props = obj.gltf_physics
     kind = props.shape_type
-    if rules.is_moving_trimesh(kind.lower(), _motion_kind(body_of(obj))):
+    places = _places(obj, placing)
+    if any(rules.is_moving_trimesh(kind.lower(), body) for body, _matrix, _by in places):
         yield Problem.of(obj, rules.MOVING_TRIMESH, _moving_trimesh_fix(obj))
-    scale_rule = rules.scale_rule(kind.lower(), obj.matrix_world.to_scale())
+    scaled = ((rules.scale_rule(kind.lower(), matrix.to_scale()), by)
+              for _body, matrix, by in places)
+    scale_rule, by = next(((rule, by) for rule, by in scaled if rule is not None),
+                          (None, None))
     if scale_rule is not None:  # (the Fix only where it can work)
         from .fixes.scale import scale_fix_problem
 
         found = Problem.of(obj, scale_rule, "apply-scale", **(
             {} if scale_rule is rules.NEGATIVE_SCALE else {"kind": kind.lower()}))
-        why = scale_fix_problem(obj)
+        why = f"the scale comes from its instancer {by.name}: fix it there" if by \
+            else scale_fix_problem(obj)
         yield replace(found, message=f"{found.message} (no Fix: {why})", fix="") if why \
             else found
     if kind == "PLANE" and fmt == "OMI":
@@ -260,15 +277,19 @@ def mesh_source_of(obj: bpy.types.Object) -> bpy.types.Object | None:
     return obj if props.mesh_source == "SELF" else props.mesh_object
 
 
-def _joint_problems(obj: bpy.types.Object) -> Iterator[Problem]:
+def _joint_problems(obj: bpy.types.Object, placing: "_Placing") -> Iterator[Problem]:
     props = obj.gltf_physics
     attachment = props.joint_attachment
     other = body_of(attachment) if attachment is not None else props.joint_connected_body
-    sides = [side for side in (body_of(obj), other) if side is not None]
     if attachment is None and props.joint_connected_body is None:
         yield Problem(obj.name, "joint-unconnected", "the joint has no connected body")
-    elif not rules.has_dynamic_side(_motion_kind(side) for side in sides):
-        yield Problem.of(obj, rules.JOINT_NOT_DYNAMIC)
+        return
+    # (each place the export writes it: a kit's joint joins its instancer's body there)
+    for body, _matrix, _by in _places(obj, placing):
+        if not rules.has_dynamic_side(kind for kind in (body, _motion_kind(other))
+                                      if kind is not None):
+            yield Problem.of(obj, rules.JOINT_NOT_DYNAMIC)
+            return
 
 
 def _motion_kind(obj: bpy.types.Object | None) -> str | None:
@@ -276,6 +297,32 @@ def _motion_kind(obj: bpy.types.Object | None) -> str | None:
     if obj is None or obj.gltf_physics.motion_type == "NONE":
         return None
     return obj.gltf_physics.motion_type.lower()
+
+
+def _places(obj: bpy.types.Object, placing: _Placing, depth: int = 0
+            ) -> list[tuple[str | None, Matrix, bpy.types.Object | None]]:
+    """Each place the export writes `obj`: (the motion kind of the body above it there,
+    its world matrix there, the instancer whose scale it takes or None): where it is, and
+    for an object of an instanced collection, at each instance (its body in the kit, else
+    the instancer's)."""
+    own_body = _motion_kind(body_of(obj))
+    top = obj
+    while top.parent is not None:
+        top = top.parent
+    instancers = [] if depth >= MAX_INSTANCE_DEPTH else placing.placers(top)
+    places = [(own_body, obj.matrix_world, None)] if top in placing.own or not instancers \
+        else []
+    for instancer in instancers:
+        offset = Matrix.Translation(-instancer.instance_collection.instance_offset)
+        for body, matrix, _by in _places(instancer, placing, depth + 1):
+            world = matrix @ offset @ obj.matrix_world
+            scaled = instancer if _uneven(matrix.to_scale()) else None
+            places.append((own_body or body, world, scaled))
+    return places
+
+
+def _uneven(scale: Vector) -> bool:
+    return rules.scale_rule("sphere", scale) is not None
 
 
 def _placed_under_vehicle(obj: bpy.types.Object, placing: _Placing, depth: int = 0) -> bool:
@@ -288,8 +335,7 @@ def _placed_under_vehicle(obj: bpy.types.Object, placing: _Placing, depth: int =
     top = ancestors[-1] if ancestors else obj
     if top in placing.own:  # (written where it is, with no vehicle above it)
         return False
-    instancers = [instancer for kit, found in placing.instancers.items()
-                  if top in kit.all_objects[:] for instancer in found]
+    instancers = placing.placers(top)
     return bool(instancers) and depth < MAX_INSTANCE_DEPTH and all(
         _is_vehicle(instancer) or _placed_under_vehicle(instancer, placing, depth + 1)
         for instancer in instancers)
