@@ -58,6 +58,7 @@ from .convert_structure import (
     children_of,
     give_joints_own_nodes,
     keep_static_bodies_apart,
+    leave_out_unwritable,
     upgrade_v1_joints,
 )
 from .diagnostics import Report, nodes_named
@@ -120,6 +121,7 @@ def convert_document(
     else:
         keep_static_bodies_apart(work)
     _resolve_mass(work, target, MeshData(out, base_dir, binary))  # (static partners too)
+    leave_out_unwritable(work, target, gravity)
     encoded = _encode(work, target, khr_geometry, godot_capsules, gravity,
                       stated_numbers(gltf))
     attach(work, encoded)

@@ -13,9 +13,11 @@ from .codecs.registry import (
     HANDLED_EXTENSIONS,
 )
 from .diagnostics import Report
+from .gravity import GravityScene
 from .json_read import as_dict, as_list, is_index
 from .model import Joint, Motion, NodePhysics, PhysicsScene
 from .node_graph import NodeGraph
+from .rules import GRAVITY_NOT_ON_TRIGGER, gravity_placement
 from .structure import (
     STATIC_IN_MOVING_CODE,
     joint_needs_own_node,
@@ -210,3 +212,87 @@ def moves(work: Work, index: int) -> bool:
     physics = work.scene.nodes.get(index)
     return physics is not None and physics.motion is not None and physics.motion.kind != "static"
 
+
+
+def leave_out_unwritable(work: Work, target: str, gravity: GravityScene) -> None:
+    """What the target would write invalid, left out and said (the importer skips the
+    same): compound trigger members not below the trigger or without a trigger shape of
+    their own (a compound left with none goes), a vehicle body on a node that is not a
+    dynamic body, a KHR joint with no moving body on either side (KHR writes no motion for
+    a static body), and (OMI) a gravity volume on a node that is not a trigger only."""
+    for index, physics in list(work.scene.nodes.items()):
+        trigger = physics.trigger
+        if trigger is not None and trigger.shape is None and trigger.nodes:
+            _leave_out_members(work, index, physics)
+    for index, parts in list(work.vehicles.nodes.items()):
+        motion = work.scene.nodes.get(index, NodePhysics()).motion
+        if parts.vehicle_body is not None and (motion is None or motion.kind != "dynamic"):
+            work.report.warn("vehicle-not-dynamic", f"/nodes/{index}", "a vehicle body belongs "
+                             "on a dynamic body: not written")
+            work.vehicles.nodes[index] = replace(parts, vehicle_body=None)
+    if target == "KHR":
+        _leave_out_bodiless_joints(work)
+    else:
+        _leave_out_misplaced_gravity(work, gravity)
+
+
+def _leave_out_members(work: Work, index: int, physics: NodePhysics) -> None:
+    trigger = physics.trigger
+    assert trigger is not None
+    problems = {node: _member_problem(work, index, node) for node in trigger.nodes}
+    for node, problem in problems.items():
+        if problem:
+            code, why = problem.split(": ", 1)
+            work.report.warn(code, f"/nodes/{index}",
+                             f"compound trigger member node {node} {why}: left out of it")
+    kept = tuple(node for node in trigger.nodes if not problems[node])
+    if kept != trigger.nodes:
+        if not kept:
+            work.report.warn("trigger-empty", f"/nodes/{index}", "the compound trigger has no "
+                             "member left: not written")
+        work.scene.nodes[index] = replace(
+            physics, trigger=replace(trigger, nodes=kept) if kept else None)
+
+
+def _leave_out_bodiless_joints(work: Work) -> None:
+    for index, joint in _joints(work):
+        sides = (index, joint.connected_node)
+        if joint.connected_node is not None and not any(
+                work.graph.is_node(side) and _moving_body_of(work, side) is not None
+                for side in sides):
+            work.report.warn("joint-body-missing", f"/nodes/{index}", "neither joint side is "
+                             "below a moving body (KHR writes a static one as a collider "
+                             "alone): joint not written")
+            _move_joint(work, index, index, None)
+
+
+def _moving_body_of(work: Work, index: int) -> int | None:
+    """The nearest ancestor-or-self with a motion KHR writes (not a static one)."""
+    for node in work.graph.ancestors_or_self(index):
+        physics = work.scene.nodes.get(node)
+        if physics is not None and physics.motion is not None \
+                and physics.motion.kind != "static":
+            return node
+    return None
+
+
+def _leave_out_misplaced_gravity(work: Work, gravity: GravityScene) -> None:
+    for index in list(gravity.nodes):
+        physics = work.scene.nodes.get(index, NodePhysics())
+        what = gravity_placement(physics.motion is not None, physics.collider is not None,
+                                 physics.trigger is not None)
+        if what:
+            work.report.warn(GRAVITY_NOT_ON_TRIGGER.code, f"/nodes/{index}",
+                             f"{GRAVITY_NOT_ON_TRIGGER.message(what=what)}; not written")
+            del gravity.nodes[index]
+
+
+def _member_problem(work: Work, compound: int, node: Hashable) -> str:
+    """"code: why" a compound trigger's member cannot be written as one ("" when it can)."""
+    if not work.graph.is_node(node) or node == compound \
+            or compound not in work.graph.ancestors_or_self(node):  # type: ignore[arg-type]
+        return "trigger-member-outside: is not below it"
+    member = work.scene.nodes.get(node)
+    if member is None or member.trigger is None or member.trigger.shape is None:
+        return "trigger-member-no-trigger: has no trigger shape of its own"
+    return ""

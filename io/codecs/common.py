@@ -124,22 +124,22 @@ def decode_analytic(
     if kind == "box":
         size = read.vector(sub, "size", where, 3, minimum=_least("box", "size")) or (1.0, 1.0, 1.0)
         if min(size) <= 0:
-            size = _repaired(size, f"{where}/size", read)
+            size = repaired(size, f"{where}/size", read)
         return Shape("box", size=size)  # type: ignore[arg-type]
     if kind == "sphere":
         radius = read.number(sub, "radius", where, 0.5, minimum=_least("sphere", "radius"))
         bound = field_table.SCHEMA_BOUNDS[defaults.family].get(("sphere", "radius"))
         zero_allowed = bound is not None and bound.minimum == 0.0 and not bound.positive
         if radius < 0 or (radius == 0 and not zero_allowed):  # OMI's schema allows 0
-            (radius,) = _repaired((radius,), f"{where}/radius", read)
+            (radius,) = repaired((radius,), f"{where}/radius", read)
         return Shape("sphere", radius=radius)
     if kind in ("capsule", "cylinder"):
         shape = _decode_round(kind, sub, where, read, defaults)
         if shape.kind == "cylinder" and shape.height <= 0:
-            (height,) = _repaired((shape.height,), f"{where}/height", read)
+            (height,) = repaired((shape.height,), f"{where}/height", read)
             shape = replace(shape, height=height)
         if shape.kind in ("capsule", "cylinder") and shape.radius_top <= 0 >= shape.radius_bottom:
-            top, bottom = _repaired((shape.radius_top, shape.radius_bottom), where, read)
+            top, bottom = repaired((shape.radius_top, shape.radius_bottom), where, read)
             shape = replace(shape, radius_top=top, radius_bottom=bottom)
         return shape
     if kind == "plane":
@@ -152,7 +152,7 @@ def decode_analytic(
     return None
 
 
-def _repaired(values: tuple[float, ...], where: str, read: JsonReader) -> tuple[float, ...]:
+def repaired(values: tuple[float, ...], where: str, read: JsonReader) -> tuple[float, ...]:
     """Zero extents made `MIN_EXTENT` thin: a degenerate shape is prohibited (reported)."""
     read.report.warn("degenerate-shape", where, f"zero size raised to {MIN_EXTENT} m")
     return tuple(v if v > 0 else MIN_EXTENT for v in values)

@@ -18,7 +18,7 @@ from ..diagnostics import Report
 from ..document import DocumentView
 from ..json_read import Json, JsonReader
 from ..model import Collider, NodePhysics, PhysicsScene, Shape, Trigger
-from .common import OMI_DEFAULTS, decode_analytic
+from .common import OMI_DEFAULTS, decode_analytic, repaired
 from .omi_legacy import is_type_revision
 
 COLLIDER_EXT: Final = "OMI_collider"
@@ -129,7 +129,11 @@ def _flat_shape(
         return decode_analytic(kind, obj, where, read, OMI_DEFAULTS)
     radius = read.number(obj, "radius", where, DEFAULT_RADIUS, minimum=0.0)
     height = read.number(obj, "height", where, DEFAULT_HEIGHT, minimum=0.0)
+    if radius <= 0:  # (its schema allows 0; the current revisions prohibit it: as they do)
+        (radius,) = repaired((radius,), f"{where}/radius", read)
     if kind == "cylinder":
+        if height <= 0:
+            (height,) = repaired((height,), f"{where}/height", read)
         return Shape("cylinder", height=height, radius_top=radius, radius_bottom=radius)
     if height <= 2 * radius:
         read.report.warn("capsule-to-sphere", where, "full height <= 2r: read as a sphere")

@@ -21,6 +21,7 @@ from gltf_physics.io.model import (
     Joint,
     JointLimit,
     JointSettings,
+    Motion,
     NodePhysics,
     PhysicsMaterial,
     Shape,
@@ -47,10 +48,11 @@ HINGE = JointSettings((JointLimit(angular_axes=(0, 1)), JointLimit(angular_axes=
 
 
 def named_scene() -> Any:
-    return scene_of(
+    return scene_of(  # (a dynamic ball: a joint between colliders alone is no joint)
         NodePhysics(collider=Collider(Shape("box", size=(1.0, 2.0, 3.0), name="Crate box"),
                                       ICE, WALLS)),
-        NodePhysics(collider=Collider(Shape("sphere", radius=0.5), PhysicsMaterial(0.05, 0.03),
+        NodePhysics(motion=Motion(kind="dynamic", mass=1.0),
+                    collider=Collider(Shape("sphere", radius=0.5), PhysicsMaterial(0.05, 0.03),
                                       CollisionFilter(("walls",), ("player",)))),
         NodePhysics(joint=Joint(HINGE, connected_node=1)),
     )
