@@ -315,3 +315,23 @@ def test_a_misplaced_volume_writes_no_mesh_for_its_shape(clean_scene, tmp_path: 
     export_logged(out, "OMI", caplog)
     assert [r for r in caplog.records if "gravity-not-on-trigger" in r.getMessage()]
     assert load_gltf(out).get("meshes", []) == []
+
+
+def test_check_physics_lists_a_mesh_shape_without_faces(clean_scene) -> None:
+    """The export left the volume out (gravity-shape-missing); Check Physics said nothing."""
+    import bmesh
+
+    mesh = bpy.data.meshes.new("Rail")
+    bm = bmesh.new()
+    for point in ((0, 0, 0), (1, 0, 0), (1, 1, 0)):
+        bm.verts.new(point)
+    bm.to_mesh(mesh)
+    bm.free()
+    rail = bpy.data.objects.new("Rail", mesh)
+    clean_scene.collection.objects.link(rail)
+    well = h.set_physics(h.empty_object("Well"), shape_type="BOX", shape_role="TRIGGER",
+                         gravity_type="SHAPED", gravity_shape_type="CONVEX")
+    well.gltf_physics.gravity_shape_object = rail
+    bpy.ops.gltf_physics.validate()
+    assert ("Well", "gravity-shape-missing") in {
+        (p.obj, p.code) for p in clean_scene.gltf_physics.problems}

@@ -143,3 +143,14 @@ def test_add_wheels_refuses_a_car_whose_wheels_are_an_instanced_kit(clean_scene)
     with pytest.raises(RuntimeError, match=r"Car already has 1 wheel\(s\) \(WheelPhys\)"):
         bpy.ops.gltf_physics.wheels_add()
     assert set(bpy.data.objects) == before
+
+
+def test_a_pilot_seat_only_in_another_scene_is_listed(clean_scene):
+    """The export said pilot-seat-unresolved; Check Physics listed nothing."""
+    h.build_car()
+    seat = bpy.data.objects["DriverSeat"]
+    other = bpy.data.scenes.new("Garage")
+    for holder in list(seat.users_collection):
+        holder.objects.unlink(seat)
+    other.collection.objects.link(seat)
+    assert ("Car", "pilot-seat-unresolved", "") in listed()

@@ -31,8 +31,9 @@ def gravity_findings(obj: bpy.types.Object) -> Iterator[tuple[rules.Rule, dict[s
         if not rules.line_points_valid(count):
             yield rules.GRAVITY_LINE_POINTS, {"count": count}
     elif props.gravity_type == "SHAPED" and props.gravity_shape_type in GRAVITY_MESH_SHAPES:
-        if shape_mesh_object(obj) is None:
-            yield rules.GRAVITY_SHAPE_MISSING, {}
+        source = shape_mesh_object(obj)
+        if source is None or (not source.data.polygons and not source.modifiers):
+            yield rules.GRAVITY_SHAPE_MISSING, {}  # (no faces: the export has no shape)
     elif props.gravity_type == "SHAPED" and rules.is_degenerate(rules.critical_sizes(
             props.gravity_shape_type.lower(), size=tuple(props.gravity_shape_size),
             radius=props.gravity_shape_radius, height=props.gravity_shape_height,

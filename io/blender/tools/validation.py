@@ -155,6 +155,9 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
     if pilot is not None and not pilot.gltf_physics.is_seat:
         yield Problem(obj.name, "pilot-seat-not-a-seat", f"its pilot seat {pilot.name} is not "
                       "marked Seat: the vehicle is written without a pilot seat")
+    elif pilot is not None and not _written_by(pilot, placing):
+        yield Problem(obj.name, "pilot-seat-unresolved", f"its pilot seat {pilot.name} is not "
+                      "exported with this scene: the vehicle is written without a pilot seat")
     if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, placing):
         yield Problem.of(obj, rules.PART_OUTSIDE_VEHICLE,
                          part=rules.part_label(props.vehicle_part))
@@ -319,6 +322,15 @@ def _places(obj: bpy.types.Object, placing: _Placing, depth: int = 0
             scaled = instancer if _uneven(matrix.to_scale()) else None
             places.append((own_body or body, world, scaled))
     return places
+
+
+def _written_by(obj: bpy.types.Object, placing: _Placing) -> bool:
+    """Whether the scene's export writes `obj`: one of its own objects (a child in another
+    scene is not), or placed by an instance."""
+    top = obj
+    while top.parent is not None:
+        top = top.parent
+    return obj in placing.own or bool(placing.placers(top))
 
 
 def _uneven(scale: Vector) -> bool:
