@@ -80,15 +80,19 @@ class Float32Storage:
         return fixed
 
     def _say(self) -> None:
-        """One issue per (field, value) noted since the last time."""
+        """One issue per value and its nodes noted since the last time (the fields a file's
+        one number fills, a capsule's two radii from its `radius`, named together)."""
+        fields_of: dict[tuple[float, float, tuple[str, ...]], list[str]] = {}
         for (path, value), found in self._stated.items():
-            stored, places = found.stored, found.places
+            fields_of.setdefault((value, found.stored, tuple(found.places)), []).append(path)
+        for (value, stored, places), paths in fields_of.items():
             code, limit = (BEYOND_CODE, "beyond the largest") if abs(stored) == LARGEST \
                 else (BELOW_CODE, "below the smallest")
-            nodes = f" ({len(places)} nodes: {listing(places, _PLACES)})" if len(places) > 1 \
-                else ""
-            self.report.warn(code, places[0], f"{path} {value!r} is {limit} number Blender "
-                             f"stores (float32): stored as {canon(stored)!r}{nodes}")
+            nodes = f" ({len(places)} nodes: {listing(list(places), _PLACES)})" \
+                if len(places) > 1 else ""
+            self.report.warn(code, places[0], f"{' and '.join(paths)} {value!r} is {limit} "
+                             f"number Blender stores (float32): stored as "
+                             f"{canon(stored)!r}{nodes}")
         self._stated.clear()
 
     def _model(self, model: Any) -> tuple[Any, Changes]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gltf_physics.io.diagnostics import Report
 from gltf_physics.io.float32_storage import LARGEST, SMALLEST, Float32Storage, storable
 from gltf_physics.io.gravity import WorldGravity
-from gltf_physics.io.model import Motion, NodePhysics, Shape
+from gltf_physics.io.model import Collider, Motion, NodePhysics, Shape
 
 
 def as_float32(value: float) -> float:
@@ -94,3 +94,13 @@ def test_a_node_stating_a_value_twice_is_counted_once() -> None:
                                       1: Shape(kind="box", size=(1e-50, 1.0, 1.0))})
     [issue] = report.issues
     assert issue.message.endswith("(2 nodes: /nodes/0, /nodes/1)")
+
+
+def test_one_number_filling_two_fields_is_said_once() -> None:
+    """A pre-2025 cylinder's one `radius` of 1e39 fills both radii: it was said twice, as
+    Blender's radius_top and radius_bottom."""
+    report = Report()
+    cylinder = Shape("cylinder", height=1.0, radius_top=1e39, radius_bottom=1e39)
+    Float32Storage(report).fix_nodes({0: NodePhysics(collider=Collider(cylinder))})
+    [issue] = report.issues
+    assert "radius_top and collider.shape.radius_bottom 1e+39" in issue.message
