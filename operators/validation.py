@@ -188,7 +188,8 @@ class GLTF_PHYSICS_OT_problem_fix(_ProblemOperator, bpy.types.Operator):
         if any(p.fix == problem.fix for p in now):  # (as `_holds`)
             return ""
         if not now:
-            context.scene.gltf_physics.problems.remove(self.index)
+            problems = context.scene.gltf_physics.problems
+            problems.remove(next(i for i, p in enumerate(problems) if p == problem))
             return "no longer a problem: run Check Physics again"
         problem.message, problem.fix = now[0].message, now[0].fix
         return "this problem changed since the check: run Check Physics again"

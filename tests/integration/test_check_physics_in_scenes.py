@@ -503,6 +503,23 @@ def test_a_fix_named_by_its_problem_is_never_another_rows(clean_scene):
     assert tuple(squash.scale) == (1, 1, 1)
 
 
+def test_a_fix_found_on_another_row_takes_its_own_entry_off(clean_scene):
+    """Found by identity on row 0 but called with row 1, the Fix of a problem fixed by hand
+    took row 1 (B's entry) off the list and left its own."""
+    a = h.set_physics(h.mesh_object("A"), motion_type="DYNAMIC", shape_type="SPHERE")
+    b = h.set_physics(h.mesh_object("B", location=(3, 0, 0)), motion_type="DYNAMIC",
+                      shape_type="SPHERE")
+    a.scale, b.scale = (1, 1, 2), (1, 2, 1)
+    listed()
+    problems = bpy.context.scene.gltf_physics.problems
+    first = problems[0]
+    a.scale = (1, 1, 1)  # (fixed by hand)
+    with pytest.raises(RuntimeError, match="no longer a problem"):
+        bpy.ops.gltf_physics.problem_fix(index=1, problem_uid=first.target_uid,
+                                         problem_code=first.code)
+    assert [(p.obj, p.code) for p in problems] == [("B", "non-uniform-scale")]
+
+
 def test_the_lists_buttons_name_their_problem(clean_scene):
     import types
 
