@@ -468,6 +468,19 @@ def test_an_overrides_scale_fix_names_its_linked_mesh(clean_scene, tmp_path):
     assert "is linked from a library: make it local" in fixes_scale.scale_fix_problem(override)
 
 
+@pytest.mark.skipif(bpy.app.version < (4, 4, 0), reason="action slots came in Blender 4.4")
+def test_an_action_another_objects_slot_keys_does_not_refuse_the_scale_fix(clean_scene):
+    """S holds T's action (which keys T's scale) with no slot of its own: nothing animates
+    S, yet its scale Fix was refused as animated."""
+    keyed = h.mesh_object("T", location=(4, 0, 0))
+    keyed.keyframe_insert("scale", frame=1)
+    squash = h.set_physics(h.mesh_object("S"), motion_type="DYNAMIC", shape_type="SPHERE")
+    squash.scale = (1, 1, 2)
+    squash.animation_data_create().action = keyed.animation_data.action
+    assert squash.animation_data.action_slot is None
+    assert fixes_scale.scale_fix_problem(squash) is None
+
+
 def test_scale_fix_while_another_object_is_in_edit_mode_says_what_to_do(clean_scene):
     plank = h.set_physics(h.mesh_object("Plank"), motion_type="DYNAMIC", shape_type="SPHERE")
     plank.scale = (3, 1, 1)

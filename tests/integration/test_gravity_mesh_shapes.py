@@ -335,3 +335,13 @@ def test_check_physics_lists_a_mesh_shape_without_faces(clean_scene) -> None:
     bpy.ops.gltf_physics.validate()
     assert ("Well", "gravity-shape-missing") in {
         (p.obj, p.code) for p in clean_scene.gltf_physics.problems}
+    for obj in bpy.context.view_layer.objects:  # (faces added in Edit Mode: not stored yet)
+        obj.select_set(obj == rail)
+    bpy.context.view_layer.objects.active = rail
+    bpy.ops.object.mode_set(mode="EDIT")
+    bpy.ops.mesh.select_all(action="SELECT")
+    bpy.ops.mesh.edge_face_add()
+    bpy.ops.gltf_physics.validate()
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert ("Well", "gravity-shape-missing") not in {
+        (p.obj, p.code) for p in clean_scene.gltf_physics.problems}

@@ -32,7 +32,8 @@ def gravity_findings(obj: bpy.types.Object) -> Iterator[tuple[rules.Rule, dict[s
             yield rules.GRAVITY_LINE_POINTS, {"count": count}
     elif props.gravity_type == "SHAPED" and props.gravity_shape_type in GRAVITY_MESH_SHAPES:
         source = shape_mesh_object(obj)
-        if source is None or (not source.data.polygons and not source.modifiers):
+        if source is None or (not source.data.polygons and not source.modifiers
+                              and source.mode != "EDIT"):  # (its edit: faces not stored yet)
             yield rules.GRAVITY_SHAPE_MISSING, {}  # (no faces: the export has no shape)
     elif props.gravity_type == "SHAPED" and rules.is_degenerate(rules.critical_sizes(
             props.gravity_shape_type.lower(), size=tuple(props.gravity_shape_size),

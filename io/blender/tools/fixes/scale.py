@@ -16,6 +16,8 @@ tapered shape whose Z turns over swaps its end radii. The unit distance is a wor
 (the spec's metres, measured in the world by the pull) and is kept.
 """
 
+from typing import Any
+
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
@@ -50,15 +52,24 @@ def animated_paths(obj: bpy.types.Object) -> set[str]:
     if anim is None:
         return set()
     paths = {driver.data_path for driver in anim.drivers}
-    actions = [anim.action, *(strip.action for track in anim.nla_tracks
-                              for strip in track.strips)]
-    for action in filter(None, actions):
-        curves = getattr(action, "fcurves", None)  # (4.2–4.5; 5.x: in the action's layers)
-        if curves is None:
-            curves = [curve for layer in action.layers for strip in layer.strips
-                      for bag in strip.channelbags for curve in bag.fcurves]
-        paths.update(curve.data_path for curve in curves)
+    used = [(anim.action, getattr(anim, "action_slot", None)),
+            *((strip.action, getattr(strip, "action_slot", None))
+              for track in anim.nla_tracks for strip in track.strips)]
+    for action, slot in used:
+        if action is not None:
+            paths.update(curve.data_path for curve in _curves(action, slot))
     return paths
+
+
+def _curves(action: bpy.types.Action, slot: Any) -> list[Any]:
+    """The F-curves of `action` that animate the slot `slot` (4.2: all of them)."""
+    curves = getattr(action, "fcurves", None)  # (4.2–4.5; 5.x: in the action's layers)
+    if curves is not None:
+        return list(curves)
+    if slot is None:
+        return []
+    bags = (strip.channelbag(slot) for layer in action.layers for strip in layer.strips)
+    return [curve for bag in bags if bag is not None for curve in bag.fcurves]
 
 
 def apply_scale(obj: bpy.types.Object) -> str:
