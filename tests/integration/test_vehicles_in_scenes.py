@@ -154,3 +154,19 @@ def test_a_pilot_seat_only_in_another_scene_is_listed(clean_scene):
         holder.objects.unlink(seat)
     other.collection.objects.link(seat)
     assert ("Car", "pilot-seat-unresolved", "") in listed()
+
+
+@pytest.mark.parametrize(("instances", "said"), [(1, False), (2, True)])
+def test_a_pilot_seat_from_a_kit_is_listed_as_the_export_finds_it(clean_scene, instances,
+                                                                  said):
+    """Placed once under the car the export finds it; twice, it names no one seat (the
+    export says so) and Check Physics listed nothing."""
+    car = h.set_physics(h.mesh_object("Car", "cube"), motion_type="DYNAMIC", shape_type="BOX",
+                        is_vehicle=True)
+    kit = bpy.data.collections.new("SeatKit")
+    seat = h.set_physics(bpy.data.objects.new("Seat", None), is_seat=True)
+    kit.objects.link(seat)
+    car.gltf_physics.vehicle_pilot_seat = seat
+    for index in range(instances):
+        instancer(f"Slot{index}", kit, car)
+    assert (("Car", "pilot-seat-unresolved", "") in listed()) is said

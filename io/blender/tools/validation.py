@@ -155,7 +155,7 @@ def _object_problems(obj: bpy.types.Object, fmt: str, exported: bool, layers: in
     if pilot is not None and not pilot.gltf_physics.is_seat:
         yield Problem(obj.name, "pilot-seat-not-a-seat", f"its pilot seat {pilot.name} is not "
                       "marked Seat: the vehicle is written without a pilot seat")
-    elif pilot is not None and not _written_by(pilot, placing):
+    elif pilot is not None and not _seat_written_with(obj, pilot, placing):
         yield Problem(obj.name, "pilot-seat-unresolved", f"its pilot seat {pilot.name} is not "
                       "exported with this scene: the vehicle is written without a pilot seat")
     if props.vehicle_part != "NONE" and not _placed_under_vehicle(obj, placing):
@@ -324,13 +324,24 @@ def _places(obj: bpy.types.Object, placing: _Placing, depth: int = 0
     return places
 
 
-def _written_by(obj: bpy.types.Object, placing: _Placing) -> bool:
-    """Whether the scene's export writes `obj`: one of its own objects (a child in another
-    scene is not), or placed by an instance."""
-    top = obj
-    while top.parent is not None:
-        top = top.parent
-    return obj in placing.own or bool(placing.placers(top))
+def _seat_written_with(car: bpy.types.Object, seat: bpy.types.Object,
+                       placing: _Placing) -> bool:
+    """Whether the export finds `car`'s pilot seat (`export_hooks._seat_node`): one of the
+    scene's own objects, in the car's own instance of a kit, or in the one instance of its
+    kit under the car (a kit placed twice there names no one seat)."""
+    if seat in placing.own:
+        return True
+    placers = placing.placers(_root(seat))
+    if set(placers) & set(placing.placers(_root(car))):
+        return True  # (car and seat in one kit: each instance its own)
+    under = [p for p in placers if p == car or car in _ancestors(p)]
+    return len(under) == 1
+
+
+def _root(obj: bpy.types.Object) -> bpy.types.Object:
+    while obj.parent is not None:
+        obj = obj.parent
+    return obj
 
 
 def _uneven(scale: Vector) -> bool:
