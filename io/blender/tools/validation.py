@@ -309,9 +309,7 @@ def _places(obj: bpy.types.Object, placing: _Placing, depth: int = 0
     for an object of an instanced collection, at each instance (its body in the kit, else
     the instancer's)."""
     own_body = _motion_kind(body_of(obj))
-    top = obj
-    while top.parent is not None:
-        top = top.parent
+    top = _root(obj)
     instancers = [] if depth >= MAX_INSTANCE_DEPTH else placing.placers(top)
     places = [(own_body, obj.matrix_world, None)] if top in placing.own or not instancers \
         else []
