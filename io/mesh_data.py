@@ -74,6 +74,14 @@ def position_problem(kind: object, has_data: bool, compressed: bool) -> str:
     return ""
 
 
+def indices_problem(component_type: object, kind: object, has_data: bool) -> str:
+    """Why a primitive's indices accessor (of `component_type` and type `kind`; `has_data`:
+    a bufferView or a sparse part) gives no triangles, or ""."""
+    if component_type not in INDEX_TYPES or kind != "SCALAR" or not has_data:
+        return "a primitive's indices are not unsigned integers with data"
+    return ""
+
+
 class MeshData:
     """Reads mesh positions and triangles from a document's buffers (cached per mesh).
 
@@ -217,10 +225,8 @@ class MeshData:
         if problem or "indices" not in primitive:
             return problem
         indices = self.gltf["accessors"][primitive["indices"]]
-        if indices.get("componentType") not in INDEX_TYPES or indices.get("type") != \
-                "SCALAR" or not ("bufferView" in indices or "sparse" in indices):
-            return "a primitive's indices are not unsigned integers with data"
-        return ""
+        return indices_problem(indices.get("componentType"), indices.get("type"),
+                               "bufferView" in indices or "sparse" in indices)
 
     def _primitive(self, primitive: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | str:
         """One primitive's positions and triangles (`_refusal` passed), or why it gives

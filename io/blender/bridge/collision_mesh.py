@@ -13,11 +13,11 @@ from ...diagnostics import Report, listing
 from ...mesh_data import (
     DRACO,
     FEW_CORNERS,
-    INDEX_TYPES,
     MAX_ACCESSOR_COUNT,
     MAX_DOCUMENT_COUNT,
     NO_POSITION,
     TRIANGLE_MODES,
+    indices_problem,
     mode_note,
     position_problem,
     triangle_corners,
@@ -225,11 +225,9 @@ def _primitive_problem(gltf: Any, primitive: Any) -> str:
     if problem:
         return problem
     indices = _accessor(accessors, primitive.indices)
-    if indices is not None and (indices.component_type not in INDEX_TYPES
-                                or indices.type != "SCALAR"
-                                or (indices.buffer_view is None and indices.sparse is None)):
-        return "a primitive's indices are not unsigned integers with data"
-    return ""
+    return "" if indices is None else indices_problem(
+        indices.component_type, indices.type,
+        indices.buffer_view is not None or indices.sparse is not None)
 
 
 def _accessor(accessors: list[Any], index: Any) -> Any:
