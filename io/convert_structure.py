@@ -119,11 +119,13 @@ def _upgrade_v1_joint(work: Work, index: int, joint: Joint, body_a: int, body_b:
     _move_joint(work, index, frame, Joint(joint.settings, connected, enable_collision=False))
 
 
-def body_of(work: Work, index: int) -> int | None:
-    """The nearest ancestor-or-self carrying a motion."""
+def body_of(work: Work, index: int, moving: bool = False) -> int | None:
+    """The nearest ancestor-or-self carrying a motion (`moving`: not a static one, which
+    KHR writes as a collider alone)."""
     for node in work.graph.ancestors_or_self(index):
         physics = work.scene.nodes.get(node)
-        if physics is not None and physics.motion is not None:
+        if physics is not None and physics.motion is not None \
+                and not (moving and physics.motion.kind == "static"):
             return node
     return None
 
@@ -258,22 +260,12 @@ def _leave_out_bodiless_joints(work: Work) -> None:
     for index, joint in _joints(work):
         sides = (index, joint.connected_node)
         if joint.connected_node is not None and not any(
-                work.graph.is_node(side) and _moving_body_of(work, side) is not None
+                work.graph.is_node(side) and body_of(work, side, moving=True) is not None
                 for side in sides):
             work.report.warn("joint-body-missing", f"/nodes/{index}", "neither joint side is "
                              "below a moving body (KHR writes a static one as a collider "
                              "alone): joint not written")
             _move_joint(work, index, index, None)
-
-
-def _moving_body_of(work: Work, index: int) -> int | None:
-    """The nearest ancestor-or-self with a motion KHR writes (not a static one)."""
-    for node in work.graph.ancestors_or_self(index):
-        physics = work.scene.nodes.get(node)
-        if physics is not None and physics.motion is not None \
-                and physics.motion.kind != "static":
-            return node
-    return None
 
 
 def _leave_out_misplaced_gravity(work: Work, gravity: GravityScene) -> None:
