@@ -13,6 +13,8 @@ joint's settings onto joints and new objects, never a body's onto a joint, a whe
 trigger, a gravity volume or a collision-only proxy, nor a wheel's onto a body.
 """
 
+from collections.abc import Iterator
+
 import bpy
 
 from ..gravity.bridge import has_gravity
@@ -48,17 +50,6 @@ OBJECT_SOURCES = (
     ("gravity_line_source", "OBJECT", "gravity_line_object", "POINTS",
      lambda group: group.gravity_type == "LINE"),
 )
-#: Links naming another object's part, that part's role, and whether the link is used
-#: (`pointed_roles`).
-POINTED_ROLES = (
-    ("joint_attachment", "joint's connected frame", lambda group: group.joint_type != "NONE"),
-    ("mesh_object", "shape mesh", lambda group: group.shape_type in MESH_SHAPE_ITEMS
-     and group.mesh_source == "OBJECT"),
-    ("gravity_line_object", "gravity line", lambda group: group.gravity_type == "LINE"
-     and group.gravity_line_source == "OBJECT"),
-    ("gravity_shape_object", "gravity shape", lambda group: group.gravity_type == "SHAPED"
-     and group.gravity_shape_type in GRAVITY_MESH_SHAPES),
-)
 #: Links the settings may need and no other choice replaces: (the link, whether it is needed).
 NEEDED_LINKS = (
     ("joint_connected_body",
@@ -67,6 +58,9 @@ NEEDED_LINKS = (
      lambda group: group.gravity_type == "SHAPED"
      and group.gravity_shape_type in GRAVITY_MESH_SHAPES),
 )
+#: Links naming another object's part, and that part's role (`pointed_roles`).
+POINTED_ROLES = {"joint_attachment": "joint's connected frame", "mesh_object": "shape mesh",
+                 "gravity_line_object": "gravity line", "gravity_shape_object": "gravity shape"}
 
 
 def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup,
@@ -131,12 +125,24 @@ def pointed_roles(candidates: list[bpy.types.Object]) -> dict[bpy.types.Object, 
     found: dict[bpy.types.Object, str] = {}
     for obj in bpy.data.objects if wanted else ():
         props = obj.gltf_physics
-        for link, role, used in POINTED_ROLES:
+        for link in _used_links(props) if obj.users_collection else ():
             target = getattr(props, link)
-            if target is not None and target is not obj and target in wanted and used(props) \
-                    and obj.users_collection:
-                found.setdefault(target, role)
+            if target is not None and target is not obj and target in wanted:
+                found.setdefault(target, POINTED_ROLES[link])
     return found
+
+
+def _used_links(group: bpy.types.PropertyGroup) -> Iterator[str]:
+    """The links of `POINTED_ROLES` the group's settings read: a choice reading its object
+    (`OBJECT_SOURCES`), a needed link (`NEEDED_LINKS`), a joint's connected frame."""
+    for choice, reading, link, _own, used in OBJECT_SOURCES:
+        if used(group) and getattr(group, choice) == reading:
+            yield link
+    for link, needed in NEEDED_LINKS:
+        if link in POINTED_ROLES and needed(group):
+            yield link
+    if group.joint_type != "NONE":
+        yield "joint_attachment"
 
 
 def links_in_use(group: bpy.types.PropertyGroup) -> list[str]:
